@@ -377,7 +377,9 @@ def _read_people(top: _Section) -> tuple[Person, ...]:
         if role not in ROLES:
             raise ConfigError(p.key("role"), f"{role!r} is not a role; roles are: {', '.join(ROLES)}")
         token = p.text("token")
-        check_token(token, p.key("token"))
+        problem = token_problem(token)
+        if problem:
+            raise ConfigError(p.key("token"), problem)
         # Never echo the token itself: error messages end up in logs and chat.
         if token in token_owner:
             raise ConfigError(p.key("token"), f"is the same token as {token_owner[token]}; "
@@ -387,17 +389,17 @@ def _read_people(top: _Section) -> tuple[Person, ...]:
     return tuple(people)
 
 
-def check_token(token: str, key: str) -> None:
-    """Raise ``ConfigError(key, ...)`` unless ``token`` is long and plain enough to use.
+def token_problem(token: str) -> str | None:
+    """Say what is wrong with ``token`` (too short, odd characters), or None if it is usable.
 
-    The message never contains the token, only its length.
+    The answer never contains the token, only its length.
     """
     if len(token) < MIN_TOKEN_LENGTH:
-        raise ConfigError(key, f"is {len(token)} characters; a token needs at least "
-                          f"{MIN_TOKEN_LENGTH} so that it cannot be guessed")
+        return (f"is {len(token)} characters; a token needs at least {MIN_TOKEN_LENGTH} "
+                "so that it cannot be guessed")
     if not _TOKEN.fullmatch(token):
-        raise ConfigError(key, "may only use letters, digits and - _ . ~ + / = "
-                          "(it is sent in a header and a cookie)")
+        return "may only use letters, digits and - _ . ~ + / = (it is sent in a header and a cookie)"
+    return None
 
 
 def _read_id(section: _Section, name: str, what: str) -> str:
