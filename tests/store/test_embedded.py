@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -145,10 +146,12 @@ def test_removes_a_stale_socket_and_starts_fresh(tmp_path):
 def test_redis_stops_when_our_process_is_killed(tmp_path):
     data = tmp_path / "data"
     script = textwrap.dedent(f"""
-        import sys, time, redis
+        import asyncio, time, redis
         from broadcast.store.embedded import EmbeddedRedis
         server = EmbeddedRedis({str(data)!r})
-        redis.Redis.from_url(server.start()).set("last_action", "seat 4 raises")
+        # Started the way the service starts it: from an asyncio worker thread.
+        url = asyncio.run(asyncio.to_thread(server.start))
+        redis.Redis.from_url(url).set("last_action", "seat 4 raises")
         print(server.pid, flush=True)
         time.sleep(60)
     """)
@@ -162,6 +165,19 @@ def test_redis_stops_when_our_process_is_killed(tmp_path):
     with EmbeddedRedis(data) as server:
         assert not server.adopted
         assert client(server).get("last_action") == "seat 4 raises"
+
+
+def test_keeps_running_after_the_thread_that_started_it_ends(tmp_path):
+    server = EmbeddedRedis(tmp_path / "data")
+    starter = threading.Thread(target=server.start)
+    starter.start()
+    starter.join()
+    time.sleep(0.2)  # the parent-death signal, if tied to that thread, would have come
+    try:
+        assert server._proc.poll() is None
+        assert client(server).ping()
+    finally:
+        server.stop()
 
 
 def test_start_failure_shows_the_log(tmp_path):
