@@ -1,0 +1,224 @@
+"""The ``tvtable`` command: demo, serve, audit verify, cardcam."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+DEMO_CONFIG = Path(__file__).resolve().parent.parent / "config" / "demo.toml"
+
+
+def _setup_logging(verbose: bool = False) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)-7s %(name)-18s %(message)s",
+        datefmt="%H:%M:%S",
+    )
+    # aiohttp's access log would print every poll; the operator needs ours.
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+
+def _load(path: Path):
+    from .settings import ConfigError, load_show
+
+    try:
+        return load_show(path)
+    except ConfigError as exc:
+        print(f"tvtable: {exc}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _print_urls(runtime, host: str, port: int, *, stream=sys.stdout) -> None:
+    base = f"http://{host}:{port}"
+    table = runtime.show.tables[0].id
+    print(f"\nTV Table is running: {runtime.show.name}", file=stream)
+    print(f"  on-air overlay   {base}/overlay/table?table={table}   (open, delayed)", file=stream)
+    print(f"  dealer console   {base}/console?table={table}", file=stream)
+    print(f"  log in           {base}/login", file=stream)
+    print(f"  health           {base}/healthz", file=stream)
+    if runtime.generated_tokens:
+        print("\nTokens (generated once, kept in the data dir's tokens.toml; not shown again):", file=stream)
+        for role, token in runtime.generated_tokens.items():
+            print(f"  {role:<12} {token}", file=stream)
+    print("", file=stream, flush=True)
+
+
+async def _serve(args, show, *, demo: bool) -> int:
+    from aiohttp import web
+
+    from .show import ShowRuntime
+    from .web.app import make_app
+
+    redis_url = getattr(args, "redis", None) or os.environ.get("TVTABLE_REDIS_URL")
+    runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None))
+    app = make_app(runtime, manage_runtime=False)
+    try:
+        await runtime.start()
+    except Exception as exc:  # noqa: BLE001 - start-up problems are the operator's to fix: say what
+        print(f"tvtable: cannot start the show: {exc}", file=sys.stderr)
+        await runtime.stop()
+        return 1
+    host = args.host or show.host
+    port = args.port or show.port
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as exc:
+        print(f"tvtable: cannot listen on {host}:{port}: {exc.strerror}. Try --port.", file=sys.stderr)
+        await runner.cleanup()
+        await runtime.stop()
+        return 1
+    _print_urls(runtime, host, port)
+    dealers = []
+    if demo:
+        from .demo import DemoDealer
+
+        for core in runtime.cores.values():
+            dealers.append(asyncio.get_running_loop().create_task(DemoDealer(core).run()))
+    try:
+        if args.seconds:
+            await asyncio.sleep(args.seconds)
+        else:
+            await asyncio.Event().wait()
+    except asyncio.CancelledError:
+        pass
+    finally:
+        for task in dealers:
+            task.cancel()
+        await runner.cleanup()
+        await runtime.stop()
+        logging.getLogger("tvtable").info("show stopped cleanly")
+    return 0
+
+
+def _run(coro) -> int:
+    try:
+        return asyncio.run(coro)
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_demo(args) -> int:
+    _setup_logging(args.verbose)
+    show = _load(Path(args.config))
+    if not args.resume:
+        _fresh_demo(Path(args.data_dir))
+    return _run(_serve(args, show, demo=True))
+
+
+def _fresh_demo(data_dir: Path) -> None:
+    """A demo starts a new show each time: drop the old demo's Redis data (not the key or tokens)."""
+    import shutil
+
+    redis_dir = data_dir / "redis"
+    if redis_dir.exists():
+        shutil.rmtree(redis_dir)
+
+
+def cmd_serve(args) -> int:
+    _setup_logging(args.verbose)
+    show = _load(Path(args.config))
+    args.seconds = 0
+    args.delay = None
+    return _run(_serve(args, show, demo=False))
+
+
+def cmd_audit_verify(args) -> int:
+    return _run(_audit_verify(args))
+
+
+async def _audit_verify(args) -> int:
+    import redis.asyncio as aioredis
+
+    from .store.chain import load_key
+    from .store.embedded import EmbeddedRedis
+    from .store.verify import journal_tables, verify_table
+
+    data_dir = Path(args.data_dir)
+    url = args.redis or os.environ.get("TVTABLE_REDIS_URL")
+    embedded = None
+    if url is None:
+        if not (data_dir / "redis").exists():
+            print(f"tvtable: no show data under {data_dir} (use --data-dir or --redis)", file=sys.stderr)
+            return 2
+        embedded = EmbeddedRedis(data_dir)
+        url = await asyncio.to_thread(embedded.start)
+    client = aioredis.from_url(url)
+    try:
+        tables = [args.table] if args.table else await journal_tables(client)
+        results = [await verify_table(client, t, load_key(data_dir)) for t in tables]
+    finally:
+        await client.aclose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
+    ok = bool(results) and all(r.ok for r in results)
+    if args.json:
+        print(json.dumps({"ok": ok, "tables": [{"table": r.table, "events": r.events, "head": r.head_seq, "ok": r.ok, "problems": r.problems} for r in results]}))
+    else:
+        if not results:
+            print("no journals found")
+        for r in results:
+            verdict = "chain and signature verified" if r.ok else "BROKEN: " + "; ".join(r.problems)
+            print(f"table {r.table}: {r.events} events, head seq {r.head_seq}: {verdict}")
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tvtable", description="TV Table: the feature table of a live poker tournament, for broadcast.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="run the demo show on the embedded Redis", description="Start everything with config/demo.toml and a built-in dealer that plays a show.")
+    demo.add_argument("--seconds", type=float, default=0, help="stop after N seconds (default: run until Ctrl-C)")
+    demo.add_argument("--delay", type=float, default=10.0, help="broadcast delay in seconds (default 10)")
+    demo.add_argument("--port", type=int, default=None, help="HTTP port (default from the config: 8080)")
+    demo.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
+    demo.add_argument("--data-dir", default="var", help="where Redis data, the journal key and tokens live (default ./var)")
+    demo.add_argument("--config", default=str(DEMO_CONFIG), help=argparse.SUPPRESS)
+    demo.add_argument("--resume", action="store_true", help="continue the previous demo show instead of starting a new one")
+    demo.add_argument("--redis", default=None, help="external Redis URL instead of the embedded one")
+    demo.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    demo.set_defaults(func=cmd_demo)
+
+    serve = sub.add_parser("serve", help="run a real show from a config file", description="Run a show: cores, releasers, API, feeds and pages.")
+    serve.add_argument("--config", required=True, help="the show's TOML file")
+    serve.add_argument("--data-dir", default="var", help="where Redis data, the journal key and tokens live (default ./var)")
+    serve.add_argument("--redis", default=None, help="external Redis URL (or TVTABLE_REDIS_URL); default: embedded")
+    serve.add_argument("--port", type=int, default=None, help="HTTP port (default from the config)")
+    serve.add_argument("--host", default=None, help="address to bind (default from the config: 127.0.0.1)")
+    serve.add_argument("--services", default="core,overlay", help="services to run in this process (default: all)")
+    serve.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    serve.set_defaults(func=cmd_serve, resume=True)
+
+    audit = sub.add_parser("audit", help="check the journals", description="Audit the journals.")
+    audit_sub = audit.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
+    verify = audit_sub.add_parser("verify", help="check each journal's hash chain and signed head", description="Re-walk every event's SHA-256 link and check the HMAC-signed head. Exits 1 on any break.")
+    verify.add_argument("--data-dir", default="var", help="the show's data dir (default ./var)")
+    verify.add_argument("--table", default=None, help="only this table")
+    verify.add_argument("--redis", default=None, help="external Redis URL (default: the embedded one in the data dir)")
+    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    verify.set_defaults(func=cmd_audit_verify)
+
+    try:
+        from cardcam.cli import add_parser as add_cardcam
+    except ImportError:
+        pass
+    else:
+        add_cardcam(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``tvtable`` console script."""
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""The delay line: which journal records may go on air, and what the air shows.
+
+Pure. A record is due at ``release_n = max(release_{n-1}, ts_n + D_n)``, so the air
+never reorders when the delay changes. The on-air view at a record is the projection
+of the *corrected* journal up to it: an entry undone by any correction known now is
+skipped, so a mistake fixed within D never airs. Hole cards ride along only once
+their hand has ended live.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine.events import ActionUndone, HandEnded, HandStarted, event_from_dict
+from .engine.table import TableState, apply
+from .views.projections import commentary_view, public_view
+
+
+@dataclass
+class Release:
+    """Messages ready to publish for the records up to ``cursor``."""
+
+    cursor: int
+    release_at: int
+    revealed: int
+    messages: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+
+
+class DelayLine:
+    """Feed it journal records in order; ask it what is due at a given Redis time."""
+
+    def __init__(self) -> None:
+        self.records: list[Any] = []  # journal.Record, in seq order
+        self.release_at: list[int] = []
+        self.undone: set[int] = set()
+        self.ended_hands: set[int] = set()
+        self.live_hand = 0
+        self.cursor = 0  # last released seq
+        self.revealed = 0  # last hand whose hole cards went on air
+        self.state = TableState()  # the on-air (released, corrected) state
+
+    def feed(self, record: Any) -> None:
+        """Add the next journal record (read live, before its release)."""
+        event = record.event
+        previous = self.release_at[-1] if self.release_at else 0
+        self.records.append(record)
+        self.release_at.append(max(previous, record.ts + record.delay_ms))
+        if event["type"] == ActionUndone.type:
+            self.undone.add(event["undone_seq"])
+        elif event["type"] == HandEnded.type:
+            self.ended_hands.add(event["hand"])
+        elif event["type"] == HandStarted.type:
+            self.live_hand = event["hand"]
+
+    def restore(self, cursor: int, revealed: int) -> None:
+        """Rebuild the on-air state after a restart from the stored cursor."""
+        for rec in self.records:
+            if rec.seq > cursor:
+                break
+            self._apply(rec)
+        self.cursor = cursor
+        self.revealed = revealed
+
+    def next_due(self) -> int | None:
+        """Redis time (ms) at which the next unreleased record is due, or None."""
+        i = self._index_after(self.cursor)
+        return self.release_at[i] if i < len(self.records) else None
+
+    def _index_after(self, seq: int) -> int:
+        # seqs are dense from 1, so the index of seq s is s - 1.
+        return seq
+
+    def hand_over_live(self, hand: int | None) -> bool:
+        return hand is not None and hand in self.ended_hands
+
+    def due(self, now_ms: int) -> Release | None:
+        """Everything due at ``now_ms`` (records and any hole-card reveal), not yet committed.
+
+        Returns None when nothing is due. The caller publishes, then calls ``commit``.
+        """
+        state = self.state
+        start = self._index_after(self.cursor)
+        end = start
+        while end < len(self.records) and self.release_at[end] <= now_ms:
+            end += 1
+        release = Release(cursor=self.cursor, release_at=self.release_at[end - 1] if end > start else 0, revealed=self.revealed)
+        for rec in self.records[start:end]:
+            if rec.seq not in self.undone:
+                state = apply(state, event_from_dict(rec.event), seq=rec.seq)
+                release.messages.append(self._views(state, rec.ts, release))
+            release.cursor = rec.seq
+        if end == start:
+            hand = state.hand
+            if hand is None or hand.number <= self.revealed or not self.hand_over_live(hand.number):
+                return None
+            # The hand ended live after its delayed part aired: put its cards on air now.
+            release.messages.append(self._views(state, self._ts_of(state.seq), release))
+        self._pending = state
+        return release
+
+    def _views(self, state: TableState, ts: int, release: Release) -> tuple[int, dict, dict]:
+        hand = state.hand
+        hole = None
+        if hand is not None and self.hand_over_live(hand.number):
+            hole = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
+            release.revealed = max(release.revealed, hand.number)
+        return (state.seq, public_view(state, ts=ts, hole=hole), commentary_view(state, ts=ts, hole=hole))
+
+    def _ts_of(self, seq: int) -> int:
+        return self.records[seq - 1].ts if seq else 0
+
+    def commit(self, release: Release) -> None:
+        """The release script accepted ``release``: move the cursor."""
+        self.state = self._pending
+        self.cursor = release.cursor
+        self.revealed = release.revealed
+
+    def _apply(self, rec: Any) -> None:
+        if rec.seq not in self.undone:
+            self.state = apply(self.state, event_from_dict(rec.event), seq=rec.seq)

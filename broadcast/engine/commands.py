@@ -1,0 +1,102 @@
+"""Commands: what the dealer (or another desk) asks the core to record.
+
+A command arrives as JSON. ``parse_command`` turns it into a frozen value or refuses
+naming the field. The client-chosen ``id`` is handled by the journal, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import parse_cards
+from .errors import BadCommand
+
+BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
+
+
+@dataclass(frozen=True)
+class StartHand:
+    """Shuffle up and deal. ``button`` is only for the first hand (the draw for the button)."""
+
+    button: int | None = None
+
+
+@dataclass(frozen=True)
+class SetHoleCards:
+    seat: int
+    cards: tuple[str, ...]
+    source: str = "dealer"
+
+
+@dataclass(frozen=True)
+class DealBoard:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Act:
+    seat: int
+    action: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class Undo:
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SetLevel:
+    level: int
+
+
+Command = StartHand | SetHoleCards | DealBoard | Act | Undo | SetLevel
+
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "undo", "set_level")
+
+
+def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise BadCommand(f"{key} is required", field=key)
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.replace(",", "").strip().isdigit():
+            value = int(value.replace(",", ""))
+        else:
+            raise BadCommand(f"{key} must be a whole number", field=key)
+    if value < minimum:
+        raise BadCommand(f"{key} must be at least {minimum}", field=key)
+    return value
+
+
+def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
+    """Turn a command's JSON into a value, or raise ``BadCommand`` naming the field."""
+    if not isinstance(data, dict):
+        raise BadCommand("a command must be a JSON object", field="command")
+    kind = data.get("type")
+    if kind not in COMMAND_TYPES:
+        raise BadCommand(f"type must be one of {', '.join(COMMAND_TYPES)}", field="type")
+    if kind == "start_hand":
+        return StartHand(button=_int(data, "button", required=False, minimum=1))
+    if kind == "hole_cards":
+        seat = _int(data, "seat", minimum=1)
+        cards = parse_cards(data.get("cards"), field="cards", count=hole_card_count)
+        source = data.get("source", "dealer")
+        if not isinstance(source, str) or not source:
+            raise BadCommand("source must be a name such as dealer, camera or secure", field="source")
+        return SetHoleCards(seat=seat, cards=cards, source=source)
+    if kind == "board":
+        return DealBoard(cards=parse_cards(data.get("cards"), field="cards", count=(1, 3), allow_unknown=False))
+    if kind == "undo":
+        reason = data.get("reason", "")
+        if not isinstance(reason, str):
+            raise BadCommand("reason must be text", field="reason")
+        return Undo(reason=reason[:200])
+    if kind == "set_level":
+        return SetLevel(level=_int(data, "level", minimum=1))
+    seat = _int(data, "seat", minimum=1)
+    amount = _int(data, "amount", required=kind in ("bet", "raise"), minimum=1)
+    return Act(seat=seat, action=kind, amount=amount)

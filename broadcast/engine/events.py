@@ -1,0 +1,169 @@
+"""The events of a table's journal: what happened, in the order it happened.
+
+Events are frozen values. Their wire form is a flat JSON object with a ``type``;
+the journal adds the envelope (``seq``, ``ts``, ``delay``, ``command_id``).
+Corrections are events too (``ActionUndone``): nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form, with lists for tuples and string keys."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    seat: int
+    player: str
+    name: str
+    country: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class BlindLevel:
+    small_blind: int
+    big_blind: int
+    ante: int
+    minutes: int
+
+
+@dataclass(frozen=True)
+class TableOpened(Event):
+    """The first event of every journal: who sits where, the game and the structure."""
+
+    type: ClassVar[str] = "TableOpened"
+    table: str
+    game: str
+    seats: tuple[SeatedPlayer, ...]
+    levels: tuple[BlindLevel, ...]
+
+
+@dataclass(frozen=True)
+class LevelChanged(Event):
+    """A new blind level; it applies from the next hand (rule "New Tournament Level")."""
+
+    type: ClassVar[str] = "LevelChanged"
+    level: int
+
+
+@dataclass(frozen=True)
+class HandStarted(Event):
+    """A new hand: button placed, blinds and big-blind ante posted automatically."""
+
+    type: ClassVar[str] = "HandStarted"
+    hand: int
+    button: int
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    seats: tuple[int, ...]  # dealt-in seats, first to the left of the button, button last
+    stacks: tuple[int, ...]  # starting stacks, same order
+
+
+@dataclass(frozen=True)
+class HoleCardsSet(Event):
+    """A seat's hole cards as known now (``??`` for an unknown card)."""
+
+    type: ClassVar[str] = "HoleCardsSet"
+    hand: int
+    seat: int
+    cards: tuple[str, ...]
+    source: str = "dealer"
+
+
+@dataclass(frozen=True)
+class BoardDealt(Event):
+    """Flop (3 cards), turn or river (1 card)."""
+
+    type: ClassVar[str] = "BoardDealt"
+    hand: int
+    street: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ActionTaken(Event):
+    """A betting action. ``amount`` is the seat's total bet on the street after it."""
+
+    type: ClassVar[str] = "ActionTaken"
+    hand: int
+    seat: int
+    action: str  # fold, check, call, bet, raise, allin
+    amount: int = 0
+    all_in: bool = False
+
+
+@dataclass(frozen=True)
+class ActionUndone(Event):
+    """Corrects a mis-keyed entry: the event at ``undone_seq`` no longer counts."""
+
+    type: ClassVar[str] = "ActionUndone"
+    hand: int
+    undone_seq: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class HandEnded(Event):
+    """The hand is over live: pots awarded, stacks settled."""
+
+    type: ClassVar[str] = "HandEnded"
+    hand: int
+    pots: tuple[dict, ...]  # {"amount": n, "winners": {seat: share}}
+    stacks: dict  # seat -> stack after the hand
+    shown: dict = field(default_factory=dict)  # seat -> cards tabled at showdown
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ActionUndone, HandEnded)
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from its wire form (journal replay)."""
+    cls = EVENT_TYPES[data["type"]]
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if cls is TableOpened and f.name == "seats":
+            value = tuple(SeatedPlayer(**s) for s in value)
+        elif cls is TableOpened and f.name == "levels":
+            value = tuple(BlindLevel(**lv) for lv in value)
+        elif cls is HandEnded and f.name == "stacks":
+            value = {int(k): v for k, v in value.items()}
+        elif cls is HandEnded and f.name == "shown":
+            value = {int(k): tuple(v) for k, v in value.items()}
+        elif cls is HandEnded and f.name == "pots":
+            value = tuple({"amount": p["amount"], "winners": {int(k): v for k, v in p["winners"].items()}} for p in value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)

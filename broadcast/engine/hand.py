@@ -1,0 +1,238 @@
+"""One hand on PokerKit: betting, pots and showdown, seen through seats.
+
+PokerKit numbers players from the seat left of the button (button last); we keep
+seats. A ``Hand`` is a value: the PokerKit state inside it is derived from the
+hand's entries and hole cards, so an undo or a late card entry simply rebuilds it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+
+from pokerkit import Automation, ChipsPushing, HoleCardsShowingOrMucking, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
+
+from .cards import UNKNOWN, is_known
+from .events import ActionTaken, BoardDealt, HandStarted
+
+# Card burning and showdown stay manual: we burn "??" by hand (PokerKit trap), and a
+# hand still "??" at showdown must wait for its tabled cards instead of being guessed.
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+STREETS = ("preflop", "flop", "turn", "river")
+GAMES = {"nlhe": NoLimitTexasHoldem, "plo": PotLimitOmahaHoldem}
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand in progress or just finished. Build with ``Hand.start``."""
+
+    number: int
+    game: str
+    button: int
+    seats: tuple[int, ...]  # PokerKit order: left of the button first, button last
+    starting: tuple[int, ...]
+    small_blind: int
+    big_blind: int
+    ante: int
+    hole: tuple[tuple[str, ...], ...]
+    entries: tuple[tuple[int, ActionTaken | BoardDealt], ...] = ()
+    ended: bool = False
+    pk: State = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def start(cls, event: HandStarted, game: str, hole_count: int) -> "Hand":
+        """The hand right after the deal: blinds and ante posted, cards unknown."""
+        hand = cls(
+            number=event.hand,
+            game=game,
+            button=event.button,
+            seats=tuple(event.seats),
+            starting=tuple(event.stacks),
+            small_blind=event.small_blind,
+            big_blind=event.big_blind,
+            ante=event.ante,
+            hole=tuple((UNKNOWN,) * hole_count for _ in event.seats),
+        )
+        return replace(hand, pk=hand._replay())
+
+    def _new_state(self) -> State:
+        n = len(self.seats)
+        bb_index = 1 if n > 2 else 0  # heads-up: the button posts the small blind
+        return GAMES[self.game].create_state(
+            AUTOMATIONS,
+            False,  # ante_trimming_status=False for a big-blind ante
+            {bb_index: self.ante} if self.ante else 0,
+            (self.small_blind, self.big_blind),
+            self.big_blind,
+            self.starting,
+            n,
+            mode=Mode.TOURNAMENT,
+        )
+
+    def _replay(self) -> State:
+        state = self._new_state()
+        for cards in self.hole:
+            state.deal_hole("".join(cards))
+        for _, entry in self.entries:
+            _perform(state, entry, self)
+        _settle(state, self.hole)
+        return state
+
+    def index(self, seat: int) -> int:
+        """PokerKit's player index for a seat."""
+        return self.seats.index(seat)
+
+    # -- transitions (pure: each returns a new Hand) ------------------------------------
+    def with_entry(self, seq: int, entry: ActionTaken | BoardDealt) -> "Hand":
+        """The hand after one more action or board card."""
+        state = copy.deepcopy(self.pk)
+        _perform(state, entry, self)
+        _settle(state, self.hole)
+        return replace(self, entries=self.entries + ((seq, entry),), pk=state)
+
+    def without_entry(self, seq: int) -> "Hand":
+        """The hand as if the entry at ``seq`` had never been keyed (an undo)."""
+        hand = replace(self, entries=tuple(e for e in self.entries if e[0] != seq))
+        return replace(hand, pk=hand._replay())
+
+    def with_hole_cards(self, seat: int, cards: tuple[str, ...]) -> "Hand":
+        """The hand with a seat's hole cards known (or corrected)."""
+        hole = list(self.hole)
+        hole[self.index(seat)] = cards
+        hand = replace(self, hole=tuple(hole))
+        return replace(hand, pk=hand._replay())
+
+    def finished(self) -> "Hand":
+        return replace(self, ended=True)
+
+    # -- questions --------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """PokerKit has settled every pot."""
+        return not self.pk.status
+
+    @property
+    def street(self) -> str:
+        return STREETS[min(len(self.board) and len(self.board) - 2, 3)] if self.board else "preflop"
+
+    @property
+    def board(self) -> tuple[str, ...]:
+        return tuple(str(c) for street in self.pk.board_cards for c in street)
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose turn it is, or None."""
+        i = self.pk.actor_index
+        return None if i is None else self.seats[i]
+
+    def needs_board(self) -> int:
+        """How many board cards the dealer must deal next (0 when none)."""
+        if self.over or not (self.pk.can_burn_card() or self.pk.can_deal_board()):
+            return 0
+        return 3 if not self.board else 1
+
+    def awaiting_cards(self) -> tuple[int, ...]:
+        """Seats at showdown whose tabled cards are still unknown."""
+        if self.over or not self.pk.can_show_or_muck_hole_cards():
+            return ()
+        return tuple(
+            seat for i, seat in enumerate(self.seats) if self.pk.statuses[i] and not is_known(self.hole[i])
+        )
+
+    def stack(self, seat: int) -> int:
+        return self.pk.stacks[self.index(seat)]
+
+    def bet(self, seat: int) -> int:
+        return self.pk.bets[self.index(seat)]
+
+    def in_hand(self, seat: int) -> bool:
+        """Still holding cards (not folded)."""
+        return bool(self.pk.statuses[self.index(seat)])
+
+    def to_call(self, seat: int) -> int:
+        i = self.index(seat)
+        return min(max(self.pk.bets) - self.pk.bets[i], self.pk.stacks[i])
+
+    def pots(self) -> list[dict]:
+        """Main pot then side pots, with the seats eligible for each (bets still out excluded)."""
+        return [
+            {"amount": pot.amount, "seats": [self.seats[i] for i in pot.player_indices]}
+            for pot in self.pk.pots
+        ]
+
+    def pot_total(self) -> int:
+        return sum(p.amount for p in self.pk.pots) + sum(self.pk.bets)
+
+    def raise_range(self, seat: int) -> tuple[int, int] | None:
+        """The legal "to" amounts for a bet or raise, by the rule book, or None.
+
+        The minimum is the current bet plus the last full bet or raise (at least the big
+        blind). PokerKit caps its own minimum at what opponents can call (its issue #40);
+        the rule book does not, so we use ours unless the seat is all-in for less.
+        """
+        i = self.index(seat)
+        if self.pk.actor_index != i or not self.pk.can_complete_bet_or_raise_to():
+            return None
+        top = self.pk.bets[i] + self.pk.stacks[i]
+        low = max(self.pk.min_completion_betting_or_raising_to_amount or 0, _rulebook_min_raise(self))
+        return (min(low, top), top)
+
+    def payouts(self) -> tuple[dict, ...]:
+        """Each pot awarded: amount and the share each winning seat took."""
+        pots = []
+        for op in self.pk.operations:
+            if isinstance(op, ChipsPushing):
+                winners = {self.seats[i]: a for i, a in enumerate(op.amounts) if a}
+                pots.append({"amount": sum(op.amounts), "winners": winners})
+        return tuple(pots)
+
+    def shown(self) -> dict[int, tuple[str, ...]]:
+        """Cards tabled at showdown, by seat."""
+        return {
+            self.seats[op.player_index]: self.hole[op.player_index]
+            for op in self.pk.operations
+            if isinstance(op, HoleCardsShowingOrMucking) and op.hole_cards
+        }
+
+    def final_stacks(self) -> dict[int, int]:
+        return {seat: self.pk.stacks[i] for i, seat in enumerate(self.seats)}
+
+
+def _rulebook_min_raise(hand: Hand) -> int:
+    state = hand.pk
+    top = max(state.bets)
+    # The last full raise this street; PokerKit tracks it as completion_betting_or_raising_amount.
+    last = max(getattr(state, "completion_betting_or_raising_amount", 0) or 0, hand.big_blind)
+    return top + last
+
+
+def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
+    if isinstance(entry, BoardDealt):
+        if state.can_burn_card():
+            state.burn_card("??")
+        state.deal_board("".join(entry.cards))
+        return
+    if entry.action == "fold":
+        state.fold()
+    elif entry.action in ("check", "call"):
+        state.check_or_call()
+    else:
+        state.complete_bet_or_raise_to(entry.amount)
+
+
+def _settle(state: State, hole: tuple[tuple[str, ...], ...]) -> None:
+    """Table known hands at showdown, in PokerKit's showing order; wait on unknown ones."""
+    while state.can_show_or_muck_hole_cards():
+        i = state.showdown_index
+        if i is None or not is_known(hole[i]):
+            return
+        state.show_or_muck_hole_cards(True)

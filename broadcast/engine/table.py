@@ -1,0 +1,277 @@
+"""The table: the pure core's ``decide`` and ``apply``.
+
+``decide(state, command) -> events`` rules on a command, or raises a ``Refusal`` that
+states the legal range. ``apply(state, event, seq=...) -> state`` folds one journal
+event into the state. No clock, no randomness, no I/O: the adapter passes them in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .cards import HOLE_CARD_COUNT, UNKNOWN
+from .commands import Act, Command, DealBoard, SetHoleCards, SetLevel, StartHand, Undo
+from .errors import (
+    BadCommand,
+    CardConflict,
+    HandInProgress,
+    IllegalAction,
+    NoHandInProgress,
+    NothingToUndo,
+    NotYourTurn,
+    chips,
+)
+from .events import (
+    ActionTaken,
+    ActionUndone,
+    BlindLevel,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HandStarted,
+    HoleCardsSet,
+    LevelChanged,
+    SeatedPlayer,
+    TableOpened,
+)
+from .hand import Hand
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything the core knows about one table after some prefix of its journal."""
+
+    table: str = ""
+    game: str = "nlhe"
+    seats: tuple[SeatedPlayer, ...] = ()
+    levels: tuple[BlindLevel, ...] = ()
+    level: int = 1
+    button: int | None = None
+    hand_no: int = 0
+    hand: Hand | None = None  # the current hand, or the last one once it ended
+    seq: int = 0
+    undone: frozenset[int] = frozenset()
+
+    @property
+    def hole_card_count(self) -> int:
+        return HOLE_CARD_COUNT[self.game]
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand is being played (dealt and not yet over)."""
+        return self.hand is not None and not self.hand.ended
+
+    def seat(self, number: int) -> SeatedPlayer | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+    @property
+    def blinds(self) -> BlindLevel:
+        return self.levels[self.level - 1]
+
+
+# -- decide -------------------------------------------------------------------------------
+def decide(state: TableState, command: Command) -> tuple[Event, ...]:
+    """Rule on a command: the events it causes, or a ``Refusal`` saying what is legal."""
+    if isinstance(command, StartHand):
+        return _start_hand(state, command)
+    if isinstance(command, SetLevel):
+        if not 1 <= command.level <= len(state.levels):
+            raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
+        return (LevelChanged(level=command.level),)
+    hand = _current_hand(state)
+    if isinstance(command, SetHoleCards):
+        events: tuple[Event, ...] = (_hole_cards(state, hand, command),)
+    elif isinstance(command, DealBoard):
+        events = (_board(hand, command),)
+    elif isinstance(command, Act):
+        events = (_act(hand, command),)
+    elif isinstance(command, Undo):
+        if not hand.entries:
+            raise NothingToUndo(f"nothing to undo in hand {hand.number}: no action has been entered yet")
+        seq, entry = hand.entries[-1]
+        return (ActionUndone(hand=hand.number, undone_seq=seq, reason=command.reason),)
+    else:  # pragma: no cover - the Command union is closed
+        raise BadCommand(f"unknown command {command!r}", field="type")
+    after = state
+    for event in events:
+        after = apply(after, event, seq=after.seq + 1)
+    if after.hand is not None and after.hand.over:
+        events += (_hand_ended(after.hand),)
+    return events
+
+
+def _current_hand(state: TableState) -> Hand:
+    if not state.in_hand:
+        raise NoHandInProgress("no hand is in progress: start a hand first", field="hand")
+    assert state.hand is not None
+    return state.hand
+
+
+def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
+    if state.in_hand:
+        raise HandInProgress(f"hand {state.hand_no} is still in progress", field="hand")
+    live = [s for s in sorted(state.seats, key=lambda s: s.seat) if s.stack > 0]
+    if len(live) < 2:
+        raise IllegalAction("a hand needs at least two players with chips", field="seats")
+    numbers = [s.seat for s in live]
+    if command.button is not None and state.button is not None:
+        raise BadCommand("the button is drawn only for the first hand; it then moves by itself", field="button")
+    if command.button is not None:
+        if command.button not in numbers:
+            raise BadCommand(f"button must be an occupied seat: {_seat_list(numbers)}", field="button")
+        button = command.button
+    elif state.button is None:
+        button = numbers[0]
+    else:
+        # The button moves one seat clockwise, to the next player with chips.
+        button = next((n for n in numbers if n > state.button), numbers[0])
+    left = numbers.index(button) + 1
+    order = tuple(numbers[left:] + numbers[:left])
+    stacks = tuple(state.seat(n).stack for n in order)  # type: ignore[union-attr]
+    level = state.blinds
+    return (
+        HandStarted(
+            hand=state.hand_no + 1,
+            button=button,
+            level=state.level,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            seats=order,
+            stacks=stacks,
+        ),
+    )
+
+
+def _seat_list(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCardsSet:
+    if command.seat not in hand.seats:
+        raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
+    if len(command.cards) != state.hole_card_count:
+        raise BadCommand(f"cards needs {state.hole_card_count} cards in this game", field="cards")
+    elsewhere = set(hand.board)
+    for i, seat in enumerate(hand.seats):
+        if seat != command.seat:
+            elsewhere.update(hand.hole[i])
+    if any(c != UNKNOWN and c in elsewhere for c in command.cards):
+        # Never say which card: this message can reach a live screen.
+        raise CardConflict(
+            f"seat {command.seat}: camera check — a card entered is already at another seat or on the board",
+            field="cards",
+        )
+    return HoleCardsSet(hand=hand.number, seat=command.seat, cards=command.cards, source=command.source)
+
+
+def _board(hand: Hand, command: DealBoard) -> BoardDealt:
+    need = hand.needs_board()
+    if not need:
+        actor = hand.actor
+        why = f"seat {actor} is still to act" if actor else "no more board cards are due"
+        raise IllegalAction(f"cannot deal the board now: {why}", field="cards")
+    if len(command.cards) != need:
+        street = "flop" if need == 3 else ("turn" if len(hand.board) == 3 else "river")
+        raise BadCommand(f"the {street} is {need} card{'s' if need > 1 else ''}, got {len(command.cards)}", field="cards")
+    known = set(hand.board) | {c for cards in hand.hole for c in cards}
+    if any(c in known for c in command.cards):
+        raise CardConflict("a board card entered is already on the board or in a hand: check the cards", field="cards")
+    street = {0: "flop", 3: "turn", 4: "river"}[len(hand.board)]
+    return BoardDealt(hand=hand.number, street=street, cards=command.cards)
+
+
+def _act(hand: Hand, command: Act) -> ActionTaken:
+    seat = command.seat
+    if seat not in hand.seats:
+        raise BadCommand(f"seat {seat} is not dealt in to hand {hand.number}", field="seat")
+    actor = hand.actor
+    if actor is None:
+        if hand.needs_board():
+            raise IllegalAction("betting on this street is complete: deal the board first", field="action")
+        waiting = hand.awaiting_cards()
+        raise IllegalAction(
+            f"betting is complete: enter the tabled cards of seat {_seat_list(list(waiting))}" if waiting else "betting is complete",
+            field="action",
+        )
+    if seat != actor:
+        raise NotYourTurn(f"it is seat {actor}'s turn, not seat {seat}'s", field="seat")
+    to_call = hand.to_call(seat)
+    stack = hand.stack(seat)
+    bet = hand.bet(seat)
+    action = command.action
+    if action == "fold":
+        if not hand.pk.can_fold():
+            raise IllegalAction(f"seat {seat} has nothing to call and can check", field="action")
+        return ActionTaken(hand=hand.number, seat=seat, action="fold", amount=bet)
+    if action == "check":
+        if to_call:
+            raise IllegalAction(f"seat {seat} cannot check: {chips(to_call)} to call", field="action")
+        return ActionTaken(hand=hand.number, seat=seat, action="check", amount=bet)
+    if action == "call":
+        if not to_call:
+            raise IllegalAction(f"seat {seat} has nothing to call and can check", field="action")
+        return ActionTaken(hand=hand.number, seat=seat, action="call", amount=bet + to_call, all_in=to_call == stack)
+    top = bet + stack
+    if action == "allin":
+        amount = top
+    else:
+        amount = command.amount or 0
+    legal = hand.raise_range(seat)
+    verb = "raise to" if max(hand.pk.bets) > 0 else "bet"
+    if legal is None:
+        if action == "allin" and to_call:
+            # All-in for no more than the call: it is a call.
+            return ActionTaken(hand=hand.number, seat=seat, action="call", amount=bet + to_call, all_in=to_call >= stack)
+        why = "betting is not reopened to them" if to_call else "they cannot bet"
+        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {why}; they may call or fold", field="amount")
+    low, high = legal
+    if amount > high:
+        raise IllegalAction(
+            f"seat {seat} cannot {verb} {chips(amount)}: they have only {chips(high)} in total (all-in is {chips(high)})",
+            field="amount",
+        )
+    if amount < low:
+        word = "minimum raise is to" if verb == "raise to" else "minimum bet is"
+        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {word} {chips(low)}", field="amount")
+    kind = "raise" if verb == "raise to" else "bet"
+    return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == high)
+
+
+def _hand_ended(hand: Hand) -> HandEnded:
+    return HandEnded(hand=hand.number, pots=hand.payouts(), stacks=hand.final_stacks(), shown=hand.shown())
+
+
+# -- apply --------------------------------------------------------------------------------
+def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableState:
+    """Fold one journal event into the state. ``seq`` defaults to the next sequence."""
+    seq = state.seq + 1 if seq is None else seq
+    state = replace(state, seq=seq)
+    if isinstance(event, TableOpened):
+        return replace(state, table=event.table, game=event.game, seats=event.seats, levels=event.levels)
+    if isinstance(event, LevelChanged):
+        return replace(state, level=event.level)
+    if isinstance(event, HandStarted):
+        hand = Hand.start(event, state.game, state.hole_card_count)
+        return replace(state, hand=hand, hand_no=event.hand, button=event.button)
+    hand = state.hand
+    if hand is None or getattr(event, "hand", None) != hand.number:
+        return state  # an event for a hand we do not hold cannot change this table
+    if isinstance(event, HoleCardsSet):
+        return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
+    if isinstance(event, (ActionTaken, BoardDealt)):
+        return replace(state, hand=hand.with_entry(seq, event))
+    if isinstance(event, ActionUndone):
+        return replace(state, hand=hand.without_entry(event.undone_seq), undone=state.undone | {event.undone_seq})
+    if isinstance(event, HandEnded):
+        seats = tuple(replace(s, stack=event.stacks.get(s.seat, s.stack)) for s in state.seats)
+        return replace(state, hand=hand.finished(), seats=seats)
+    return state
+
+
+def replay(events: list[tuple[int, Event]]) -> TableState:
+    """The state after a whole journal of ``(seq, event)`` pairs."""
+    state = TableState()
+    for seq, event in events:
+        state = apply(state, event, seq=seq)
+    return state

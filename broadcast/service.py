@@ -1,0 +1,131 @@
+"""The core service for one table: the only writer of its journal.
+
+Commands arrive from the HTTP API (dealer console) and from the table's inbox stream
+(other processes). Each is ruled on by the pure core; the events are compare-and-
+appended to the journal, and only then acknowledged and shown on the live screens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import redis.asyncio as aioredis
+
+from .engine.commands import parse_command
+from .engine.errors import BadCommand, Refusal
+from .engine.events import BlindLevel, Event, SeatedPlayer, TableOpened, event_from_dict
+from .engine.table import TableState, apply, decide
+from .store import keys
+from .store.journal import Journal, redis_time_ms
+from .views.projections import live_view, secure_view
+
+log = logging.getLogger("tvtable.core")
+
+Listener = Callable[["TableCore"], None]
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A command's outcome: the journal sequences it produced (empty for a replayed retry)."""
+
+    seqs: tuple[int, ...]
+    duplicate: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"accepted": True, "seqs": list(self.seqs), "duplicate": self.duplicate}
+
+
+def opening_event(table_cfg: Any, levels: Any) -> TableOpened:
+    """The journal's first event, from the show config."""
+    return TableOpened(
+        table=table_cfg.id,
+        game=table_cfg.game,
+        seats=tuple(
+            SeatedPlayer(seat=s.seat, player=s.player.id, name=s.player.name, country=s.player.country, stack=s.player.chips)
+            for s in table_cfg.seats
+        ),
+        levels=tuple(BlindLevel(lv.small_blind, lv.big_blind, lv.ante, lv.minutes) for lv in levels),
+    )
+
+
+class TableCore:
+    """Owns one table's state and journal. Use ``open()`` once, then ``submit()``."""
+
+    def __init__(self, redis: aioredis.Redis, table_cfg: Any, levels: Any, key: bytes, *, delay_s: float) -> None:
+        self.redis = redis
+        self.config = table_cfg
+        self.levels = levels
+        self.table = table_cfg.id
+        self.journal = Journal(redis, self.table, key)
+        self.state = TableState()
+        self.ts = 0
+        self.delay_ms = int(round(delay_s * 1000))
+        self._lock = asyncio.Lock()
+        self.listeners: list[Listener] = []
+
+    async def open(self) -> None:
+        """Replay the journal; a new table gets its ``TableOpened`` from the config."""
+        records = await self.journal.load()
+        state = TableState()
+        for rec in records:
+            state = apply(state, event_from_dict(rec.event), seq=rec.seq)
+            self.ts = rec.ts
+        self.state = state
+        await self.redis.sadd(keys.tables(), self.table)
+        if not records:
+            await self._append([opening_event(self.config, self.levels)], command_id=None)
+        log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
+
+    async def submit(self, data: Any, *, person: str = "dealer", command_id: str | None = None) -> Accepted:
+        """Rule on one command and make its events durable. Raises ``Refusal``."""
+        if command_id is not None and (not isinstance(command_id, str) or not 0 < len(command_id) <= 100):
+            raise BadCommand("id must be a text of 1 to 100 characters chosen by the client", field="id")
+        async with self._lock:  # one command at a time: decide sees the state it appends to
+            if command_id:
+                done = await self.journal.previous_result(command_id)
+                if done is not None:
+                    return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
+            command = parse_command(data, hole_card_count=self.state.hole_card_count)
+            events = decide(self.state, command)
+            seqs = await self._append(list(events), command_id=command_id)
+            log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
+            return Accepted(seqs=tuple(seqs))
+
+    async def _append(self, events: list[Event], *, command_id: str | None) -> list[int]:
+        ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
+        records = await self.journal.append(
+            [e.to_dict() for e in events], ts=ts, delay_ms=self.delay_ms, command_id=command_id
+        )
+        for rec, event in zip(records, events):
+            self.state = apply(self.state, event, seq=rec.seq)
+        self.ts = ts
+        for listener in list(self.listeners):
+            listener(self)
+        return [r.seq for r in records]
+
+    def view(self, feed: str) -> dict[str, Any]:
+        """The live or secure view now."""
+        if feed == "secure":
+            return secure_view(self.state, ts=self.ts)
+        return live_view(self.state, ts=self.ts)
+
+    async def follow_inbox(self) -> None:
+        """Apply commands other processes post to the inbox stream (runs until cancelled)."""
+        last = "0-0"
+        while True:
+            reply = await self.redis.xread({keys.inbox(self.table): last}, block=1000, count=100)
+            for _, entries in reply or []:
+                for entry_id, fields in entries:
+                    last = entry_id
+                    try:
+                        data = json.loads(fields.get(b"c", b"{}"))
+                        person = (fields.get(b"person") or b"inbox").decode()
+                        await self.submit(data, person=person, command_id=data.get("id") if isinstance(data, dict) else None)
+                    except Refusal as refusal:
+                        log.info("table %s: inbox command refused: %s", self.table, refusal.reason)
+                    except (ValueError, AttributeError) as exc:
+                        log.warning("table %s: inbox entry %s is not a command: %s", self.table, entry_id, exc)

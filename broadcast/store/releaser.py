@@ -1,0 +1,152 @@
+"""The releaser: moves a table's delay line onto the public and commentary streams.
+
+One releaser per table holds a lock with a TTL. Its cursor moves in the same Lua
+script that publishes, and that script checks the lock holder, the cursor, the Redis
+``TIME`` against the release time and the journal head, so a stalled old releaser can
+neither release twice nor early, and a correction that just arrived is never skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+
+import redis.asyncio as aioredis
+
+from ..delay import DelayLine, Release
+from . import keys
+from .journal import read_all, record_from_fields, redis_time_ms
+
+log = logging.getLogger("tvtable.releaser")
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'fenced'} end
+local cursor = tonumber(redis.call('HGET', KEYS[2], 'cursor') or '0')
+if cursor ~= tonumber(ARGV[2]) then return {'moved', tostring(cursor)} end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if now < tonumber(ARGV[4]) then return {'early', tostring(now)} end
+local head = tonumber(redis.call('HGET', KEYS[5], 'seq') or '0')
+if head ~= tonumber(ARGV[5]) then return {'stale', tostring(head)} end
+for i = 7, #ARGV, 3 do
+  redis.call('XADD', KEYS[3], '*', 'seq', ARGV[i], 'm', ARGV[i + 1])
+  redis.call('XADD', KEYS[4], '*', 'seq', ARGV[i], 'm', ARGV[i + 2])
+end
+redis.call('HSET', KEYS[2], 'cursor', ARGV[3], 'revealed', ARGV[6], 'at', ARGV[4], 'released_at', tostring(now))
+return {'ok', tostring(now)}
+"""
+
+LOCK_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
+"""
+
+LOCK_TTL_MS = 3000
+
+
+class Releaser:
+    """Runs one table's delay line against Redis. ``run()`` until cancelled."""
+
+    def __init__(self, redis: aioredis.Redis, table: str, *, holder: str | None = None) -> None:
+        self.redis = redis
+        self.table = table
+        self.holder = holder or f"{uuid.uuid4().hex}"
+        self.line = DelayLine()
+        self.offset_ms = 0  # Redis time minus local time, refreshed often
+        self._release = redis.register_script(RELEASE)
+        self._lock = redis.register_script(LOCK_RENEW)
+        self.holding = False
+        self._last_lock = 0.0
+        self.released = asyncio.Event()  # set after each publish (tests and benchmarks wait on it)
+
+    def now(self) -> int:
+        """Our estimate of Redis time; the release script re-checks with the real one."""
+        return int(time.time() * 1000) + self.offset_ms
+
+    async def _sync_clock(self) -> None:
+        before = time.time()
+        server = await redis_time_ms(self.redis)
+        after = time.time()
+        self.offset_ms = server - int((before + after) * 500)
+
+    async def _start(self) -> None:
+        for rec in await read_all(self.redis, self.table):
+            self.line.feed(rec)
+        state = await self.redis.hgetall(keys.release_state(self.table))
+        cursor = int(state.get(b"cursor", 0))
+        revealed = int(state.get(b"revealed", 0))
+        self.line.restore(cursor, revealed)
+        log.info("table %s: releaser %s starts at seq %d of %d", self.table, self.holder[:8], cursor, len(self.line.records))
+
+    async def run(self) -> None:
+        """Hold the lock, follow the journal, publish what is due. Never publishes early."""
+        await self._sync_clock()
+        started = False
+        last_sync = 0.0
+        while True:
+            mono = time.monotonic()
+            if mono - self._last_lock > LOCK_TTL_MS / 3000:
+                got = await self._lock(keys=[keys.release_lock(self.table)], args=[self.holder, LOCK_TTL_MS])
+                self._last_lock = mono
+                if not got:
+                    if self.holding:
+                        log.warning("table %s: releaser %s lost its lock", self.table, self.holder[:8])
+                    self.holding, started = False, False
+                    await asyncio.sleep(0.5)
+                    continue
+                if not self.holding:
+                    self.line = DelayLine()
+                    await self._start()
+                    started = True
+                self.holding = True
+            if mono - last_sync > 1.0:
+                await self._sync_clock()
+                last_sync = mono
+            await self._follow(timeout_ms=self._wait_ms())
+            if started:
+                await self._publish_due()
+
+    def _wait_ms(self) -> int:
+        due = self.line.next_due()
+        if due is None:
+            return 200
+        return max(1, min(200, due - self.now()))
+
+    async def _follow(self, timeout_ms: int) -> None:
+        last = self.line.records[-1].seq if self.line.records else 0
+        reply = await self.redis.xread({keys.journal(self.table): f"{last}-1"}, block=timeout_ms, count=1000)
+        for _, entries in reply or []:
+            for _, fields in entries:
+                self.line.feed(record_from_fields(fields))
+
+    async def _publish_due(self) -> None:
+        release = self.line.due(self.now())
+        if release is None:
+            return
+        head = self.line.records[-1].seq if self.line.records else 0
+        argv: list = [self.holder, self.line.cursor, release.cursor, release.release_at, head, release.revealed]
+        for seq, public, commentary in release.messages:
+            argv += [seq, json.dumps(public, separators=(",", ":")), json.dumps(commentary, separators=(",", ":"))]
+        keys_ = [
+            keys.release_lock(self.table), keys.release_state(self.table), keys.public(self.table),
+            keys.commentary(self.table), keys.head(self.table),
+        ]
+        reply = await self._release(keys=keys_, args=argv)
+        status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        if status == "ok":
+            self.line.commit(release)
+            self.released.set()
+            self.released.clear()
+        elif status == "early":
+            await self._sync_clock()  # our clock estimate ran ahead of Redis: re-measure
+        elif status == "stale":
+            pass  # a new journal entry (maybe a correction) arrived: read it first
+        else:
+            log.warning("table %s: release refused (%s); re-reading from Redis", self.table, status)
+            self.holding = False
+            self._last_lock = 0.0  # re-check the lock and restart from Redis's cursor

@@ -1,0 +1,176 @@
+"""Projections: pure functions from the table state to each role's view model.
+
+- ``live``: dealer and rep, at once. Never a hole card, nor anything that reveals one:
+  only a per-seat "cards seen" light.
+- ``public``: on air, delayed. Hole cards only when the releaser passes them in
+  (the hand has ended live).
+- ``commentary``: public plus the action history.
+- ``secure``: live, with every card. Only the secure card room receives it.
+
+Every view carries ``seq``, ``ts``, ``hand`` and ``hand_complete``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..engine.cards import UNKNOWN
+from ..engine.events import ActionTaken, BoardDealt
+from ..engine.table import TableState
+
+FEEDS = ("public", "commentary", "live", "compliance", "secure", "control")
+
+
+def _header(state: TableState, feed: str, ts: int) -> dict[str, Any]:
+    hand = state.hand
+    blinds = state.blinds if state.levels else None
+    return {
+        "type": "view",
+        "feed": feed,
+        "table": state.table,
+        "seq": state.seq,
+        "ts": ts,
+        "hand": hand.number if hand else None,
+        "hand_complete": bool(hand and hand.ended),
+        "game": state.game,
+        "level": state.level,
+        "blinds": (
+            {"small_blind": blinds.small_blind, "big_blind": blinds.big_blind, "ante": blinds.ante, "minutes": blinds.minutes}
+            if blinds
+            else None
+        ),
+    }
+
+
+def _last_actions(state: TableState) -> dict[int, dict]:
+    last: dict[int, dict] = {}
+    if state.hand:
+        for _, entry in state.hand.entries:
+            if isinstance(entry, ActionTaken):
+                last[entry.seat] = {"action": entry.action, "amount": entry.amount, "all_in": entry.all_in}
+    return last
+
+
+def _seats(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, lights: bool) -> list[dict]:
+    hand = state.hand
+    last = _last_actions(state)
+    out = []
+    for s in sorted(state.seats, key=lambda s: s.seat):
+        dealt = hand is not None and s.seat in hand.seats
+        row: dict[str, Any] = {
+            "seat": s.seat,
+            "player": s.player,
+            "name": s.name,
+            "country": s.country,
+            "stack": hand.stack(s.seat) if dealt and not hand.ended else s.stack,  # type: ignore[union-attr]
+            "bet": hand.bet(s.seat) if dealt and not hand.ended else 0,  # type: ignore[union-attr]
+            "dealt_in": dealt,
+            "in_hand": dealt and hand.in_hand(s.seat),  # type: ignore[union-attr]
+            "button": hand is not None and hand.button == s.seat,
+            "last_action": last.get(s.seat),
+            "hole_cards": [],
+        }
+        if dealt:
+            count = state.hole_card_count
+            cards = (hole or {}).get(s.seat)
+            row["hole_cards"] = list(cards) if cards else [UNKNOWN] * count
+            if lights:
+                known = hand.hole[hand.index(s.seat)]  # type: ignore[union-attr]
+                seen = sum(c != UNKNOWN for c in known)
+                row["cards_seen"] = "all" if seen == count else ("some" if seen else "none")
+        out.append(row)
+    return out
+
+
+def _table(state: TableState) -> dict[str, Any]:
+    hand = state.hand
+    if hand is None:
+        return {"board": [], "pots": [], "pot": 0, "actor": None, "street": None, "button": state.button}
+    ended = hand.ended
+    return {
+        "board": list(hand.board),
+        "pots": [] if ended else hand.pots(),
+        "pot": 0 if ended else hand.pot_total(),
+        "actor": None if ended else hand.actor,
+        "street": hand.street,
+        "button": hand.button,
+    }
+
+
+def _results(state: TableState, reveal: bool) -> dict[str, Any] | None:
+    """Who won what once the hand is over; cards tabled only when allowed."""
+    hand = state.hand
+    if hand is None or not hand.ended:
+        return None
+    return {"pots": [{"amount": p["amount"], "winners": {str(k): v for k, v in p["winners"].items()}} for p in hand.payouts()]}
+
+
+def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
+    """Dealer console and rep dashboard: actions, stacks, pots, whose turn, card lights."""
+    view = _header(state, "live", ts)
+    view.update(_table(state))
+    view["seats"] = _seats(state, None, lights=True)
+    view["results"] = _results(state, False)
+    hand = state.hand
+    legal: dict[str, Any] | None = None
+    if hand is not None and not hand.ended and hand.actor is not None:
+        seat = hand.actor
+        to_call = hand.to_call(seat)
+        rng = hand.raise_range(seat)
+        legal = {
+            "seat": seat,
+            "fold": bool(to_call),
+            "check": not to_call,
+            "call": to_call or None,
+            "bet" if not max(hand.pk.bets) else "raise": list(rng) if rng else None,
+            "allin": hand.bet(seat) + hand.stack(seat),
+        }
+    view["legal"] = legal
+    view["needs_board"] = hand.needs_board() if hand and not hand.ended else 0
+    view["awaiting_cards"] = list(hand.awaiting_cards()) if hand and not hand.ended else []
+    return view
+
+
+def public_view(
+    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None, feed: str = "public"
+) -> dict[str, Any]:
+    """What goes on air. ``hole`` is given only for a hand that has ended live."""
+    view = _header(state, feed, ts)
+    view.update(_table(state))
+    view["seats"] = _seats(state, hole, lights=False)
+    view["results"] = _results(state, hole is not None)
+    return view
+
+
+def history(state: TableState) -> list[dict[str, Any]]:
+    """The current hand's actions and board cards, corrections already applied."""
+    if state.hand is None:
+        return []
+    out = []
+    for seq, entry in state.hand.entries:
+        if isinstance(entry, ActionTaken):
+            out.append({"seq": seq, "seat": entry.seat, "action": entry.action, "amount": entry.amount, "all_in": entry.all_in})
+        elif isinstance(entry, BoardDealt):
+            out.append({"seq": seq, "street": entry.street, "cards": list(entry.cards)})
+    return out
+
+
+def commentary_view(
+    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None
+) -> dict[str, Any]:
+    """The commentators' view: on-air data plus the action history (delayed)."""
+    view = public_view(state, ts=ts, hole=hole, feed="commentary")
+    view["history"] = history(state)
+    return view
+
+
+def secure_view(state: TableState, *, ts: int) -> dict[str, Any]:
+    """The secure card room: live, with every known hole card."""
+    view = live_view(state, ts=ts)
+    view["feed"] = "secure"
+    hand = state.hand
+    if hand is not None:
+        for row in view["seats"]:
+            if row["dealt_in"]:
+                row["hole_cards"] = list(hand.hole[hand.index(row["seat"])])
+    return view

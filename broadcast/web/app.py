@@ -1,0 +1,179 @@
+"""The aiohttp app factory: health, API, feeds, login and the pages.
+
+``make_app(runtime)`` is used by ``tvtable serve``, ``tvtable demo`` and the tests.
+Errors are JSON ``{"error", "field", "message"}`` in the poker room's words; a
+request never gets a traceback or a bare 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from ..engine.errors import Refusal
+from ..store.audit import audit
+from .auth import COOKIE, FEED_ROWS, Denied, Gate
+from .feeds import Client
+
+log = logging.getLogger("tvtable.web")
+
+RUNTIME = web.AppKey("runtime", Any)
+GATE = web.AppKey("gate", Gate)
+
+STATE_VIEWS = ("public", "commentary", "live", "secure")
+
+
+def error(status: int, message: str, *, field: str | None = None, code: str = "error") -> web.Response:
+    return web.json_response({"error": code, "field": field, "message": message}, status=status)
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler):
+    """Turn every failure into a clear JSON (or text) answer, never a traceback."""
+    try:
+        return await handler(request)
+    except Denied as denied:
+        if request.path.startswith(("/api/", "/ws/")) or "json" in request.headers.get("Accept", ""):
+            return error(denied.status, denied.message, code="unauthorized" if denied.status == 401 else "forbidden")
+        if denied.status == 401:
+            raise web.HTTPFound(f"/login?next={request.path_qs}")
+        return web.Response(status=403, text=denied.message)
+    except Refusal as refusal:
+        return web.json_response(refusal.to_dict(), status=422)
+    except web.HTTPException as exc:
+        if exc.status >= 400 and request.path.startswith("/api/"):
+            return error(exc.status, exc.reason or "request refused")
+        raise
+    except Exception:  # noqa: BLE001 - the last line of defence: log it, answer plainly
+        log.exception("unexpected failure on %s %s", request.method, request.path)
+        return error(500, "the server hit an unexpected problem; the operator log has the details", code="internal")
+
+
+def _table(request: web.Request) -> Any:
+    runtime = request.app[RUNTIME]
+    table = request.match_info.get("table") or request.query.get("table") or runtime.show.tables[0].id
+    core = runtime.cores.get(table)
+    if core is None:
+        raise Refusal(f"no table {table!r} in this show (tables: {', '.join(runtime.cores)})", field="table")
+    return core
+
+
+async def healthz(request: web.Request) -> web.Response:
+    runtime = request.app[RUNTIME]
+    try:
+        await runtime.redis.ping()
+        redis_ok = True
+    except Exception:  # noqa: BLE001 - health reports it instead of failing
+        redis_ok = False
+    return web.json_response(
+        {"status": "ok" if redis_ok else "degraded", "redis": redis_ok, "tables": sorted(runtime.cores)},
+        status=200 if redis_ok else 503,
+    )
+
+
+async def tables(request: web.Request) -> web.Response:
+    runtime = request.app[RUNTIME]
+    return web.json_response(
+        {"tables": [{"id": t.id, "name": t.name, "game": t.game, "delay": runtime.delay(t.id)} for t in runtime.show.tables]}
+    )
+
+
+async def state(request: web.Request) -> web.Response:
+    view = request.query.get("view", "public")
+    if view not in STATE_VIEWS:
+        raise Refusal(f"view must be one of {', '.join(STATE_VIEWS)}", field="view")
+    caller = request.app[GATE].check(request, view)
+    core = _table(request)
+    runtime = request.app[RUNTIME]
+    if view in ("live", "secure"):
+        if view == "secure":
+            await audit(runtime.redis, person=caller.name, role=caller.role, action="read secure state", table=core.table)
+        return web.json_response(core.view(view))
+    backlog = await runtime.backlog(view, core.table, None)
+    if not backlog:
+        return web.json_response({"type": "waiting", "feed": view, "table": core.table, "seq": 0, "ts": None,
+                                  "hand": None, "hand_complete": False, "message": "nothing has been released yet"})
+    return web.Response(text=backlog[-1][1], content_type="application/json")
+
+
+async def commands(request: web.Request) -> web.Response:
+    caller = request.app[GATE].check(request, "dealer_commands")
+    core = _table(request)
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return error(400, "the command is not valid JSON", field="body", code="bad_command")
+    if not isinstance(data, dict):
+        return error(400, "a command must be a JSON object", field="body", code="bad_command")
+    result = await core.submit(data, person=caller.name, command_id=data.get("id"))
+    return web.json_response(result.to_dict())
+
+
+async def feed(request: web.Request) -> web.StreamResponse:
+    """WebSocket ``/ws/v1/{feed}?table=ID[&after=SEQ]``: a snapshot, then updates."""
+    name = request.match_info["feed"]
+    if name not in FEED_ROWS:
+        return error(404, f"no feed {name!r}: feeds are {', '.join(FEED_ROWS)}", field="feed")
+    caller = request.app[GATE].check(request, FEED_ROWS[name])
+    core = _table(request)
+    after = request.query.get("after")
+    if after is not None and not after.isdigit():
+        return error(400, "after must be a journal sequence number", field="after")
+    runtime = request.app[RUNTIME]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    if name == "secure":
+        await audit(runtime.redis, person=caller.name, role=caller.role, action="opened secure feed", table=core.table)
+    client = Client(ws=ws, feed=name, table=core.table, who=f"{caller.name} ({caller.role})")
+    hub = runtime.hub
+    hub.subscribe(client)  # before the snapshot, so nothing published meanwhile is lost
+    pump = None
+    try:
+        if name in ("live", "secure"):
+            await ws.send_str(json.dumps(core.view(name), separators=(",", ":")))
+        elif name in ("public", "commentary"):
+            for stream_id, text in await runtime.backlog(name, core.table, int(after) if after else None):
+                await ws.send_str(text)
+                client.last_id = stream_id
+        pump = asyncio.get_running_loop().create_task(hub.pump(client))
+        async for msg in ws:
+            if msg.type == WSMsgType.ERROR:
+                break  # clients only listen on feeds; what they send is ignored
+    finally:
+        hub.unsubscribe(client)
+        if pump is not None:
+            pump.cancel()
+        if name == "secure":
+            await audit(runtime.redis, person=caller.name, role=caller.role, action="closed secure feed", table=core.table)
+    return ws
+
+
+def make_app(runtime: Any, *, manage_runtime: bool = True) -> web.Application:
+    """Build the app. With ``manage_runtime`` the runtime starts and stops with it."""
+    from overlays.pages import setup_pages
+
+    app = web.Application(middlewares=[errors_middleware], client_max_size=2 * 1024 * 1024)
+    app[RUNTIME] = runtime
+    app[GATE] = Gate(runtime.people, open_onair=runtime.show.open_onair)
+
+    if manage_runtime:
+        async def lifecycle(app: web.Application):
+            await runtime.start()
+            yield
+            await runtime.stop()
+
+        app.cleanup_ctx.append(lifecycle)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/api/v1/tables", tables)
+    app.router.add_get("/api/v1/tables/{table}/state", state)
+    app.router.add_post("/api/v1/tables/{table}/commands", commands)
+    app.router.add_get("/ws/v1/{feed}", feed)
+    setup_pages(app)
+    return app
+
+
+__all__ = ["make_app", "RUNTIME", "GATE", "COOKIE"]

@@ -1,0 +1,116 @@
+"""The pages: login, the on-air table overlay and the dealer console.
+
+jinja2 renders the first paint; ES modules in ``static/`` then follow the feeds over
+WebSocket. Pages that carry live data check the matrix through the login cookie.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlparse
+
+import jinja2
+from aiohttp import web
+
+HERE = Path(__file__).resolve().parent
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+
+HOME = {
+    "dealer": "/console", "rep": "/console", "td": "/console", "secure": "/console",
+    "graphics": "/overlay/table", "commentator": "/overlay/table", "viewer": "/overlay/table",
+}
+
+
+def render(name: str, **context) -> web.Response:
+    return web.Response(text=ENV.get_template(name).render(**context), content_type="text/html")
+
+
+def _safe_next(value: str | None) -> str | None:
+    # Only local paths: a login must never bounce a token holder to another site.
+    if value and value.startswith("/") and not value.startswith("//") and not urlparse(value).netloc:
+        return value
+    return None
+
+
+def _tables(request: web.Request):
+    from broadcast.web.app import RUNTIME
+
+    runtime = request.app[RUNTIME]
+    return runtime, [{"id": t.id, "name": t.name} for t in runtime.show.tables]
+
+
+def _table_id(request: web.Request, tables: list[dict]) -> str:
+    wanted = request.query.get("table", tables[0]["id"])
+    if wanted not in {t["id"] for t in tables}:
+        raise web.HTTPNotFound(text=f"no table {wanted!r} in this show")
+    return wanted
+
+
+async def login_page(request: web.Request) -> web.Response:
+    return render("login.html", next=_safe_next(request.query.get("next")) or "", error=None)
+
+
+async def login_submit(request: web.Request) -> web.Response:
+    from broadcast.web.app import GATE
+    from broadcast.web.auth import COOKIE
+
+    form = await request.post()
+    token = str(form.get("token", ""))
+    caller = request.app[GATE].login(token) if token else None
+    if caller is None:
+        return web.Response(
+            status=401, content_type="text/html",
+            text=ENV.get_template("login.html").render(next=form.get("next", ""), error="That token is not valid."),
+        )
+    target = _safe_next(str(form.get("next", ""))) or HOME.get(caller.role, "/overlay/table")
+    response = web.HTTPSeeOther(target)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure)
+    return response
+
+
+async def logout(request: web.Request) -> web.Response:
+    from broadcast.web.auth import COOKIE
+
+    response = web.HTTPSeeOther("/login")
+    response.del_cookie(COOKIE, path="/")
+    return response
+
+
+async def overlay_table(request: web.Request) -> web.Response:
+    """``/overlay/table``: 1920x1080, transparent, delayed data only (open to OBS/CasparCG)."""
+    from broadcast.web.app import GATE
+
+    request.app[GATE].check(request, "public")
+    runtime, tables = _tables(request)
+    table = _table_id(request, tables)
+    snapshot = await runtime.backlog("public", table, None)
+    first = json.loads(snapshot[-1][1]) if snapshot else None
+    return render("overlay_table.html", table=table, view=first, view_json=json.dumps(first))
+
+
+async def console(request: web.Request) -> web.Response:
+    """``/console``: the dealer console (live, never a hole card)."""
+    from broadcast.web.app import GATE
+
+    caller = request.app[GATE].check(request, "live")
+    runtime, tables = _tables(request)
+    table = _table_id(request, tables)
+    view = runtime.cores[table].view("live")
+    can_act = caller.role == "dealer"
+    return render("console.html", table=table, tables=tables, view=view, view_json=json.dumps(view),
+                  caller=caller, can_act=can_act)
+
+
+async def index(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/login")
+
+
+def setup_pages(app: web.Application) -> None:
+    app.router.add_get("/", index)
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", login_submit)
+    app.router.add_get("/logout", logout)
+    app.router.add_get("/overlay/table", overlay_table)
+    app.router.add_get("/console", console)
+    app.router.add_static("/static/", HERE / "static", name="static")
