@@ -66,7 +66,9 @@ class Hand:
 
     def _new_state(self) -> State:
         n = len(self.seats)
-        bb_index = 1 if n > 2 else 0  # heads-up: the button posts the small blind
+        # Index 1 is the big blind; heads-up, PokerKit itself swaps blinds and ante so the
+        # button posts the small blind and the big blind pays the ante.
+        bb_index = 1
         return GAMES[self.game].create_state(
             AUTOMATIONS,
             False,  # ante_trimming_status=False for a big-blind ante
@@ -142,7 +144,7 @@ class Hand:
 
     def awaiting_cards(self) -> tuple[int, ...]:
         """Seats at showdown whose tabled cards are still unknown."""
-        if self.over or not self.pk.can_show_or_muck_hole_cards():
+        if self.over or self.pk.showdown_index is None:
             return ()
         return tuple(
             seat for i, seat in enumerate(self.seats) if self.pk.statuses[i] and not is_known(self.hole[i])
@@ -231,8 +233,9 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
 
 def _settle(state: State, hole: tuple[tuple[str, ...], ...]) -> None:
     """Table known hands at showdown, in PokerKit's showing order; wait on unknown ones."""
-    while state.can_show_or_muck_hole_cards():
+    # With an all-in, PokerKit (like the rule book) turns the hands up before the run-out.
+    while state.showdown_index is not None:
         i = state.showdown_index
-        if i is None or not is_known(hole[i]):
+        if not is_known(hole[i]):
             return
         state.show_or_muck_hole_cards(True)

@@ -168,8 +168,11 @@ def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCar
 def _board(hand: Hand, command: DealBoard) -> BoardDealt:
     need = hand.needs_board()
     if not need:
-        actor = hand.actor
-        why = f"seat {actor} is still to act" if actor else "no more board cards are due"
+        actor, waiting = hand.actor, hand.awaiting_cards()
+        if waiting:
+            why = f"hands are turned face up first: enter the tabled cards of seat {_seat_list(list(waiting))}"
+        else:
+            why = f"seat {actor} is still to act" if actor else "no more board cards are due"
         raise IllegalAction(f"cannot deal the board now: {why}", field="cards")
     if len(command.cards) != need:
         street = "flop" if need == 3 else ("turn" if len(hand.board) == 3 else "river")

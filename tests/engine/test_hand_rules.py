@@ -1,0 +1,240 @@
+"""The pure core, one test per rule, driven by plain commands."""
+
+import ast
+import pathlib
+
+import pytest
+
+from broadcast.engine.errors import (
+    BadCommand, CardConflict, HandInProgress, IllegalAction, NoHandInProgress, NothingToUndo, NotYourTurn,
+)
+from broadcast.engine.events import ActionUndone, HandEnded, HandStarted
+from tests.engine.helpers import events, run, table
+
+
+def test_start_hand_posts_blinds_and_big_blind_ante_automatically():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    hand = s.hand
+    # Button 3: seat 1 is the small blind, seat 2 the big blind and pays the big-blind ante.
+    assert hand.seats == (1, 2, 3)
+    assert hand.bet(1) == 200 and hand.stack(1) == 19800
+    assert hand.bet(2) == 400 and hand.stack(2) == 20000 - 400 - 400
+    assert hand.actor == 3
+    assert hand.pot_total() == 200 + 400 + 400
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_acts_first():
+    s = run(table((10000, 10000)), {"type": "start_hand", "button": 2})
+    assert s.hand.bet(2) == 200 and s.hand.bet(1) == 400
+    assert s.hand.stack(1) == 10000 - 400 - 400  # the big blind pays the big-blind ante
+    assert s.hand.actor == 2
+
+
+def test_the_button_moves_to_the_next_player_with_chips():
+    s = run(table((20000, 0, 20000, 20000)), {"type": "start_hand", "button": 1})
+    s = run(s, {"type": "fold", "seat": 1}, {"type": "fold", "seat": 3})
+    assert s.hand.ended
+    s = run(s, {"type": "start_hand"})
+    assert s.hand.button == 3  # seat 2 has no chips and is skipped
+
+
+def test_a_new_hand_cannot_start_while_one_is_in_progress():
+    s = run(table(), {"type": "start_hand"})
+    with pytest.raises(HandInProgress):
+        events(s, {"type": "start_hand"})
+
+
+def test_actions_need_a_hand():
+    with pytest.raises(NoHandInProgress):
+        events(table(), {"type": "call", "seat": 1})
+
+
+def test_acting_out_of_turn_is_refused_naming_whose_turn_it_is():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    with pytest.raises(NotYourTurn) as err:
+        events(s, {"type": "call", "seat": 1})
+    assert str(err.value) == "it is seat 3's turn, not seat 1's"
+
+
+def test_minimum_raise_is_the_last_raise_and_the_refusal_states_it():
+    # Rule book example: blinds 200-400, A makes it 1,200 (an 800 raise); the next raise is to at least 2,000.
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "raise", "seat": 3, "amount": 1200})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "raise", "seat": 1, "amount": 1900})
+    assert str(err.value) == "seat 1 cannot raise to 1,900: minimum raise is to 2,000"
+    assert err.value.field == "amount"
+    (taken,) = events(s, {"type": "raise", "seat": 1, "amount": 2000})
+    assert taken.amount == 2000
+
+
+def test_a_raise_beyond_the_stack_is_refused_with_the_all_in_amount():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "raise", "seat": 3, "amount": 50000})
+    assert "all-in is 20,000" in str(err.value)
+
+
+def test_check_facing_a_bet_is_refused_with_the_amount_to_call():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "check", "seat": 3})
+    assert str(err.value) == "seat 3 cannot check: 400 to call"
+
+
+def test_all_in_for_less_than_a_call_is_a_call():
+    s = run(table((20000, 20000, 300)), {"type": "start_hand", "button": 3})
+    (taken,) = events(s, {"type": "allin", "seat": 3})
+    assert taken.action == "call" and taken.all_in and taken.amount == 300
+
+
+def test_an_all_in_of_less_than_a_full_raise_does_not_reopen_the_betting():
+    # Seat 3 raises to 1,200; seat 1 calls; seat 2 (big blind) moves all-in for 1,500 — less than a full raise.
+    s = run(table((20000, 1900, 20000)), {"type": "start_hand", "button": 3},
+            {"type": "raise", "seat": 3, "amount": 1200}, {"type": "call", "seat": 1}, {"type": "allin", "seat": 2})
+    assert s.hand.actor == 3
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "raise", "seat": 3, "amount": 5000})
+    assert "not reopened" in str(err.value)
+
+
+def test_folding_to_a_bet_ends_the_hand_and_awards_the_pot():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    evs = events(s, {"type": "fold", "seat": 3})
+    assert not any(isinstance(e, HandEnded) for e in evs)
+    s = run(s, {"type": "fold", "seat": 3})
+    evs = events(s, {"type": "fold", "seat": 1})
+    ended = evs[-1]
+    assert isinstance(ended, HandEnded)
+    # The big blind wins the small blind and the ante; the uncalled big blind comes back.
+    assert ended.stacks == {1: 19800, 2: 20200, 3: 20000}
+
+
+def test_showdown_awards_the_pot_to_the_best_tabled_hand():
+    s = run(table(), {"type": "start_hand", "button": 3},
+            {"type": "hole_cards", "seat": 1, "cards": "AsAh"}, {"type": "hole_cards", "seat": 2, "cards": "KsKh"},
+            {"type": "hole_cards", "seat": 3, "cards": "2c7d"},
+            {"type": "fold", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "3c8d9s"}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "Jc"}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "2d"}, {"type": "check", "seat": 1})
+    evs = events(s, {"type": "check", "seat": 2})
+    ended = evs[-1]
+    assert isinstance(ended, HandEnded)
+    assert ended.pots == ({"amount": 1200, "winners": {1: 1200}},)
+    assert set(ended.shown) == {1, 2}
+
+
+def test_a_hand_unknown_at_showdown_waits_for_its_tabled_cards():
+    s = run(table((20000, 20000)), {"type": "start_hand", "button": 2},
+            {"type": "hole_cards", "seat": 2, "cards": "AsAh"},
+            {"type": "call", "seat": 2}, {"type": "check", "seat": 1},
+            *[c for b in ("3c8d9s", "Jc", "2d") for c in ({"type": "board", "cards": b}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2})])
+    assert not s.hand.ended and s.hand.awaiting_cards() == (1,)
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "check", "seat": 1})
+    assert "enter the tabled cards of seat 1" in str(err.value)
+    evs = events(s, {"type": "hole_cards", "seat": 1, "cards": "KsKh"})
+    assert isinstance(evs[-1], HandEnded) and evs[-1].pots[0]["winners"] == {2: 1200}
+
+
+def test_all_in_showdown_hands_are_turned_face_up_before_the_run_out():
+    s = run(table((20000, 20000)), {"type": "start_hand", "button": 2},
+            {"type": "hole_cards", "seat": 2, "cards": "AsAh"},
+            {"type": "allin", "seat": 2}, {"type": "call", "seat": 1})
+    assert s.hand.awaiting_cards() == (1,)
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "board", "cards": "3c8d9s"})
+    assert "enter the tabled cards of seat 1" in str(err.value)
+    s = run(s, {"type": "hole_cards", "seat": 1, "cards": "KsKh"}, {"type": "board", "cards": "3c8d9s"},
+            {"type": "board", "cards": "Jc"})
+    ended = events(s, {"type": "board", "cards": "2d"})[-1]
+    assert isinstance(ended, HandEnded) and ended.stacks == {2: 40000, 1: 0}
+
+
+def test_side_pots_are_split_separately():
+    s = run(table((5000, 20000, 20000)), {"type": "start_hand", "button": 3},
+            {"type": "hole_cards", "seat": 1, "cards": "AsAh"}, {"type": "hole_cards", "seat": 2, "cards": "KsKh"},
+            {"type": "hole_cards", "seat": 3, "cards": "QsQh"},
+            {"type": "allin", "seat": 3}, {"type": "allin", "seat": 1}, {"type": "call", "seat": 2},
+            {"type": "board", "cards": "3c8d9s"}, {"type": "board", "cards": "Jc"})
+    ended = events(s, {"type": "board", "cards": "2d"})[-1]
+    # Seat 1 (aces) wins the main pot it is in; seat 2 (kings) wins the side pot over the queens.
+    main, side = ended.pots
+    assert main["winners"] == {1: main["amount"]} and main["amount"] == 5000 * 3 + 400
+    assert side["winners"] == {2: side["amount"]}
+    assert sum(ended.stacks.values()) == 45000
+
+
+def test_undo_the_last_action_is_a_correcting_event():
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "raise", "seat": 3, "amount": 1200})
+    raise_seq = s.seq
+    (undo,) = events(s, {"type": "undo", "reason": "mis-key"})
+    assert isinstance(undo, ActionUndone) and undo.undone_seq == raise_seq
+    s = run(s, {"type": "undo"})
+    assert s.hand.actor == 3 and s.hand.bet(3) == 0 and raise_seq in s.undone
+
+
+def test_undo_with_nothing_entered_is_refused():
+    s = run(table(), {"type": "start_hand"})
+    with pytest.raises(NothingToUndo):
+        events(s, {"type": "undo"})
+
+
+def test_a_card_already_in_another_hand_is_refused_without_naming_it():
+    s = run(table(), {"type": "start_hand"}, {"type": "hole_cards", "seat": 1, "cards": "AsAh"})
+    with pytest.raises(CardConflict) as err:
+        events(s, {"type": "hole_cards", "seat": 2, "cards": "AsKd"})
+    assert "As" not in str(err.value) and "camera check" in str(err.value)
+
+
+def test_hole_cards_may_be_unknown():
+    s = run(table(), {"type": "start_hand"}, {"type": "hole_cards", "seat": 1, "cards": ["As", "??"]})
+    assert s.hand.hole[s.hand.index(1)] == ("As", "??")
+
+
+def test_the_board_comes_flop_turn_river_with_the_right_counts():
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "call", "seat": 3}, {"type": "call", "seat": 1},
+            {"type": "check", "seat": 2})
+    with pytest.raises(BadCommand) as err:
+        events(s, {"type": "board", "cards": "2c"})
+    assert str(err.value) == "the flop is 3 cards, got 1"
+    with pytest.raises(IllegalAction):
+        events(run(table(), {"type": "start_hand"}), {"type": "board", "cards": "2c3c4c"})
+
+
+def test_bad_commands_name_the_field():
+    s = run(table(), {"type": "start_hand"})
+    for command, field in [({"type": "shuffle"}, "type"), ({"type": "raise", "seat": 1}, "amount"),
+                           ({"type": "raise", "seat": "x", "amount": 5}, "seat"),
+                           ({"type": "hole_cards", "seat": 1, "cards": ["Zz", "As"]}, "cards")]:
+        with pytest.raises(BadCommand) as err:
+            events(s, command)
+        assert err.value.field == field
+
+
+def test_pot_limit_omaha_deals_four_hole_cards():
+    s = run(table(game="plo"), {"type": "start_hand"})
+    assert s.hole_card_count == 4
+    s = run(s, {"type": "hole_cards", "seat": 1, "cards": "AsAhKsKh"})
+    assert s.hand.hole[s.hand.index(1)] == ("As", "Ah", "Ks", "Kh")
+
+
+def test_a_new_level_applies_from_the_next_hand():
+    s = run(table(levels=((200, 400, 400), (300, 600, 600))), {"type": "start_hand"}, {"type": "set_level", "level": 2})
+    assert s.hand.big_blind == 400
+    assert s.level == 2
+
+
+def test_the_pure_core_imports_no_io():
+    root = pathlib.Path(__file__).resolve().parents[2] / "broadcast"
+    forbidden = {"asyncio", "aiohttp", "redis", "cv2", "websockets", "time", "random", "socket"}
+    for folder in ("engine", "views"):
+        for path in (root / folder).glob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+                for name in names:
+                    assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+    for path in [root / "delay.py"]:
+        assert "import asyncio" not in path.read_text() and "redis" not in path.read_text()
