@@ -54,8 +54,14 @@ async def _serve(args, show, *, demo: bool) -> int:
     from .show import ShowRuntime
     from .web.app import make_app
 
+    from .settings import ConfigError
+
     redis_url = getattr(args, "redis", None) or os.environ.get("TVTABLE_REDIS_URL")
-    runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None))
+    try:
+        runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None))
+    except ConfigError as exc:  # a bad TVTABLE_TOKEN_* or tokens.toml
+        print(f"tvtable: {exc}", file=sys.stderr)
+        return 2
     app = make_app(runtime, manage_runtime=False)
     try:
         await runtime.start()
