@@ -45,6 +45,8 @@ def _print_urls(runtime, host: str, port: int, *, stream=sys.stdout) -> None:
         print("\nTokens (generated once, kept in the data dir's tokens.toml; not shown again):", file=stream)
         for role, token in runtime.generated_tokens.items():
             print(f"  {role:<12} {token}", file=stream)
+    elif (runtime.data_dir / "tokens.toml").exists():
+        print(f"\nTokens: in {runtime.data_dir / 'tokens.toml'} (generated on the first run)", file=stream)
     print("", file=stream, flush=True)
 
 
@@ -198,7 +200,6 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--redis", default=None, help="external Redis URL (or TVTABLE_REDIS_URL); default: embedded")
     serve.add_argument("--port", type=int, default=None, help="HTTP port (default from the config)")
     serve.add_argument("--host", default=None, help="address to bind (default from the config: 127.0.0.1)")
-    serve.add_argument("--services", default="core,overlay", help="services to run in this process (default: all)")
     serve.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     serve.set_defaults(func=cmd_serve, resume=True)
 
