@@ -42,6 +42,24 @@ class Act:
 
 
 @dataclass(frozen=True)
+class PushChips:
+    """What physically happened: the chips a seat pushed out and what was declared."""
+
+    seat: int
+    chips: tuple[int, ...]
+    declared: str = ""
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """A conditional statement ("if you bet, I raise"): recorded and flagged for the floor."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Undo:
     reason: str = ""
 
@@ -51,9 +69,9 @@ class SetLevel:
     level: int
 
 
-Command = StartHand | SetHoleCards | DealBoard | Act | Undo | SetLevel
+Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Undo | SetLevel
 
-COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "undo", "set_level")
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "undo", "set_level")
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -95,6 +113,22 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if not isinstance(reason, str):
             raise BadCommand("reason must be text", field="reason")
         return Undo(reason=reason[:200])
+    if kind == "chips":
+        seat = _int(data, "seat", minimum=1)
+        pushed = data.get("chips", [])
+        if not isinstance(pushed, list) or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in pushed):
+            raise BadCommand("chips must be a list of the chip values pushed out, e.g. [1000, 1000]", field="chips")
+        declared = data.get("declared", "") or ""
+        if declared not in ("", "call", "raise", "bet", "allin"):
+            raise BadCommand("declared must be one of call, raise, bet, allin, or left out", field="declared")
+        return PushChips(seat=seat, chips=tuple(pushed), declared=declared,
+                         amount=_int(data, "amount", required=False, minimum=1))
+    if kind == "conditional":
+        seat = _int(data, "seat", minimum=1)
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise BadCommand("text must say what the player said", field="text")
+        return Conditional(seat=seat, text=text.strip()[:300])
     if kind == "set_level":
         return SetLevel(level=_int(data, "level", minimum=1))
     seat = _int(data, "seat", minimum=1)

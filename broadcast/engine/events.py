@@ -119,6 +119,32 @@ class ActionTaken(Event):
 
 
 @dataclass(frozen=True)
+class ChipsRuled(Event):
+    """What the dealer saw pushed out or heard, and how the rule book reads it."""
+
+    type: ClassVar[str] = "ChipsRuled"
+    hand: int
+    seat: int
+    chips: tuple[int, ...]
+    declared: str
+    action: str
+    amount: int
+    rule: str
+    note: str
+    flagged: bool = False
+
+
+@dataclass(frozen=True)
+class ConditionalStatement(Event):
+    """Rule "Conditional Statements": recorded and flagged; binding at the TD's discretion."""
+
+    type: ClassVar[str] = "ConditionalStatement"
+    hand: int
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
 class ActionUndone(Event):
     """Corrects a mis-keyed entry: the event at ``undone_seq`` no longer counts."""
 
@@ -141,7 +167,10 @@ class HandEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ActionUndone, HandEnded)
+    for cls in (
+        TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
+        ConditionalStatement, ActionUndone, HandEnded,
+    )
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import HOLE_CARD_COUNT, UNKNOWN
-from .commands import Act, Command, DealBoard, SetHoleCards, SetLevel, StartHand, Undo
+from .commands import Act, Command, Conditional, DealBoard, PushChips, SetHoleCards, SetLevel, StartHand, Undo
 from .errors import (
     BadCommand,
     CardConflict,
@@ -26,6 +26,8 @@ from .events import (
     ActionUndone,
     BlindLevel,
     BoardDealt,
+    ChipsRuled,
+    ConditionalStatement,
     Event,
     HandEnded,
     HandStarted,
@@ -35,6 +37,7 @@ from .events import (
     TableOpened,
 )
 from .hand import Hand
+from .rulings import Situation, rule_on_chips
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class TableState:
     hand: Hand | None = None  # the current hand, or the last one once it ended
     seq: int = 0
     undone: frozenset[int] = frozenset()
+    rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
 
     @property
     def hole_card_count(self) -> int:
@@ -85,6 +89,12 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         events = (_board(hand, command),)
     elif isinstance(command, Act):
         events = (_act(hand, command),)
+    elif isinstance(command, PushChips):
+        events = _chips(hand, command)
+    elif isinstance(command, Conditional):
+        if command.seat not in hand.seats:
+            raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
+        return (ConditionalStatement(hand=hand.number, seat=command.seat, text=command.text),)
     elif isinstance(command, Undo):
         if not hand.entries:
             raise NothingToUndo(f"nothing to undo in hand {hand.number}: no action has been entered yet")
@@ -241,6 +251,40 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
     return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == high)
 
 
+def situation(hand: Hand, seat: int) -> Situation:
+    """What ``seat`` faces now, for the chip-action rulings."""
+    pk = hand.pk
+    return Situation(
+        seat=seat,
+        stack=hand.stack(seat),
+        bet=hand.bet(seat),
+        current_bet=max(pk.bets),
+        last_raise=max(pk.completion_betting_or_raising_amount or 0, hand.big_blind),
+        big_blind=hand.big_blind,
+        opening_bet=not pk.completion_betting_or_raising_count,
+        players_in_hand=sum(1 for status in pk.statuses if status),
+    )
+
+
+def _chips(hand: Hand, command: PushChips) -> tuple[Event, ...]:
+    if command.seat not in hand.seats:
+        raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
+    if hand.actor != command.seat:
+        _act(hand, Act(seat=command.seat, action="check"))  # raises the right refusal (turn, board, showdown)
+    ruling = rule_on_chips(situation(hand, command.seat), command.chips, command.declared, command.amount)
+    action, note = ruling.action, ruling.note
+    if action in ("bet", "raise") and hand.raise_range(command.seat) is None:
+        # All-In Raising: a short all-in did not reopen the betting; the extra chips go back.
+        action, note = "call", note + "; betting was not reopened, so it stands as a call"
+    act = Act(seat=command.seat, action=action, amount=ruling.amount if action in ("bet", "raise") else None)
+    taken = _act(hand, act)
+    ruled = ChipsRuled(
+        hand=hand.number, seat=command.seat, chips=command.chips, declared=command.declared,
+        action=taken.action, amount=taken.amount, rule=ruling.rule, note=note, flagged=ruling.flagged,
+    )
+    return (ruled, taken)
+
+
 def _hand_ended(hand: Hand) -> HandEnded:
     return HandEnded(hand=hand.number, pots=hand.payouts(), stacks=hand.final_stacks(), shown=hand.shown())
 
@@ -256,12 +300,14 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, level=event.level)
     if isinstance(event, HandStarted):
         hand = Hand.start(event, state.game, state.hole_card_count)
-        return replace(state, hand=hand, hand_no=event.hand, button=event.button)
+        return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=())
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
         return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
+    if isinstance(event, (ChipsRuled, ConditionalStatement)):
+        return replace(state, rulings=state.rulings + (event,))
     if isinstance(event, (ActionTaken, BoardDealt)):
         return replace(state, hand=hand.with_entry(seq, event))
     if isinstance(event, ActionUndone):

@@ -126,6 +126,12 @@ def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
             "allin": hand.bet(seat) + hand.stack(seat),
         }
     view["legal"] = legal
+    view["rulings"] = [
+        {"seat": r.seat, "rule": getattr(r, "rule", "Conditional Statements"),
+         "note": getattr(r, "note", f"conditional statement recorded: {getattr(r, 'text', '')}"),
+         "flagged": getattr(r, "flagged", True)}
+        for r in state.rulings
+    ]
     view["needs_board"] = hand.needs_board() if hand and not hand.ended else 0
     view["awaiting_cards"] = list(hand.awaiting_cards()) if hand and not hand.ended else []
     return view
