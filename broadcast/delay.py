@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.events import ActionUndone, HandEnded, HandStarted, event_from_dict
+from .engine.events import ActionUndone, HandEnded, HandStarted, MisdealDeclared, event_from_dict
 from .engine.table import TableState, apply
 from .views.projections import commentary_view, public_view
 
@@ -48,7 +48,7 @@ class DelayLine:
         self.release_at.append(max(previous, record.ts + record.delay_ms))
         if event["type"] == ActionUndone.type:
             self.undone.add(event["undone_seq"])
-        elif event["type"] == HandEnded.type:
+        elif event["type"] in (HandEnded.type, MisdealDeclared.type):
             self.ended_hands.add(event["hand"])
         elif event["type"] == HandStarted.type:
             self.live_hand = event["hand"]

@@ -60,6 +60,13 @@ class Conditional:
 
 
 @dataclass(frozen=True)
+class Misdeal:
+    """The floor declares a misdeal (boxed cards, wrong seat dealt, incorrect button...)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Undo:
     reason: str = ""
 
@@ -69,9 +76,9 @@ class SetLevel:
     level: int
 
 
-Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Undo | SetLevel
+Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | Undo | SetLevel
 
-COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "undo", "set_level")
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "misdeal", "undo", "set_level")
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -129,6 +136,11 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if not isinstance(text, str) or not text.strip():
             raise BadCommand("text must say what the player said", field="text")
         return Conditional(seat=seat, text=text.strip()[:300])
+    if kind == "misdeal":
+        reason = data.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise BadCommand("reason must say why, e.g. 'two boxed cards' or 'incorrect button'", field="reason")
+        return Misdeal(reason=reason.strip()[:200])
     if kind == "set_level":
         return SetLevel(level=_int(data, "level", minimum=1))
     seat = _int(data, "seat", minimum=1)

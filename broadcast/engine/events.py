@@ -155,6 +155,15 @@ class ActionUndone(Event):
 
 
 @dataclass(frozen=True)
+class MisdealDeclared(Event):
+    """Rule "Misdeals": the hand is void; the re-deal is an exact re-play (same button, same limits)."""
+
+    type: ClassVar[str] = "MisdealDeclared"
+    hand: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class HandEnded(Event):
     """The hand is over live: pots awarded, stacks settled."""
 
@@ -169,7 +178,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
-        ConditionalStatement, ActionUndone, HandEnded,
+        ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded,
     )
 }
 

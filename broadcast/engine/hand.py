@@ -45,6 +45,7 @@ class Hand:
     hole: tuple[tuple[str, ...], ...]
     entries: tuple[tuple[int, ActionTaken | BoardDealt], ...] = ()
     ended: bool = False
+    misdeal: bool = False
     pk: State = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     # -- construction -----------------------------------------------------------------
@@ -113,8 +114,16 @@ class Hand:
         hand = replace(self, hole=tuple(hole))
         return replace(hand, pk=hand._replay())
 
-    def finished(self) -> "Hand":
-        return replace(self, ended=True)
+    def finished(self, *, misdeal: bool = False) -> "Hand":
+        return replace(self, ended=True, misdeal=misdeal)
+
+    def actions_in_turn(self) -> list[tuple[str, int]]:
+        """The betting actions so far, each with whether it put chips in (for substantial action)."""
+        return [
+            (e.action, 1 if e.action in ("call", "bet", "raise") or e.all_in else 0)
+            for _, e in self.entries
+            if isinstance(e, ActionTaken)
+        ]
 
     # -- questions --------------------------------------------------------------------
     @property

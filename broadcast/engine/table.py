@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import HOLE_CARD_COUNT, UNKNOWN
-from .commands import Act, Command, Conditional, DealBoard, PushChips, SetHoleCards, SetLevel, StartHand, Undo
+from .commands import Act, Command, Conditional, DealBoard, Misdeal, PushChips, SetHoleCards, SetLevel, StartHand, Undo
 from .errors import (
     BadCommand,
     CardConflict,
@@ -33,11 +33,12 @@ from .events import (
     HandStarted,
     HoleCardsSet,
     LevelChanged,
+    MisdealDeclared,
     SeatedPlayer,
     TableOpened,
 )
 from .hand import Hand
-from .rulings import Situation, rule_on_chips
+from .rulings import Situation, rule_on_chips, substantial_action
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class TableState:
     seq: int = 0
     undone: frozenset[int] = frozenset()
     rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
+    hand_level: int = 1  # the level the current (or last) hand was dealt at
 
     @property
     def hole_card_count(self) -> int:
@@ -91,6 +93,12 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         events = (_act(hand, command),)
     elif isinstance(command, PushChips):
         events = _chips(hand, command)
+    elif isinstance(command, Misdeal):
+        if substantial_action(hand.actions_in_turn()):
+            raise IllegalAction(
+                "substantial action has taken place, so this is no misdeal: play continues "
+                "(an incorrect button then moves on normally next hand)", field="type")
+        return (MisdealDeclared(hand=hand.number, reason=command.reason),)
     elif isinstance(command, Conditional):
         if command.seat not in hand.seats:
             raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
@@ -126,7 +134,12 @@ def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
     numbers = [s.seat for s in live]
     if command.button is not None and state.button is not None:
         raise BadCommand("the button is drawn only for the first hand; it then moves by itself", field="button")
-    if command.button is not None:
+    redeal = state.hand is not None and state.hand.misdeal
+    if redeal and command.button is not None:
+        raise BadCommand("after a misdeal the re-deal keeps the same button", field="button")
+    if redeal:
+        button = state.hand.button  # type: ignore[union-attr]
+    elif command.button is not None:
         if command.button not in numbers:
             raise BadCommand(f"button must be an occupied seat: {_seat_list(numbers)}", field="button")
         button = command.button
@@ -138,15 +151,19 @@ def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
     left = numbers.index(button) + 1
     order = tuple(numbers[left:] + numbers[:left])
     stacks = tuple(state.seat(n).stack for n in order)  # type: ignore[union-attr]
-    level = state.blinds
+    if redeal:  # an exact re-play: limits stay the same even if a new level was announced
+        last = state.hand
+        level_no, sb, bb, ante = state.hand_level, last.small_blind, last.big_blind, last.ante  # type: ignore[union-attr]
+    else:
+        level_no, sb, bb, ante = state.level, state.blinds.small_blind, state.blinds.big_blind, state.blinds.ante
     return (
         HandStarted(
             hand=state.hand_no + 1,
             button=button,
-            level=state.level,
-            small_blind=level.small_blind,
-            big_blind=level.big_blind,
-            ante=level.ante,
+            level=level_no,
+            small_blind=sb,
+            big_blind=bb,
+            ante=ante,
             seats=order,
             stacks=stacks,
         ),
@@ -300,7 +317,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, level=event.level)
     if isinstance(event, HandStarted):
         hand = Hand.start(event, state.game, state.hole_card_count)
-        return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=())
+        return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level)
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
@@ -312,6 +329,8 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, hand=hand.with_entry(seq, event))
     if isinstance(event, ActionUndone):
         return replace(state, hand=hand.without_entry(event.undone_seq), undone=state.undone | {event.undone_seq})
+    if isinstance(event, MisdealDeclared):
+        return replace(state, hand=hand.finished(misdeal=True))  # stacks never moved: nothing to restore
     if isinstance(event, HandEnded):
         seats = tuple(replace(s, stack=event.stacks.get(s.seat, s.stack)) for s in state.seats)
         return replace(state, hand=hand.finished(), seats=seats)

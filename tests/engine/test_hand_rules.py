@@ -238,3 +238,51 @@ def test_the_pure_core_imports_no_io():
                     assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
     for path in [root / "delay.py"]:
         assert "import asyncio" not in path.read_text() and "redis" not in path.read_text()
+
+
+def test_showdown_the_last_aggressor_shows_first_then_clockwise():
+    from pokerkit import HoleCardsShowingOrMucking
+
+    checks = lambda *seats: [{"type": "check", "seat": x} for x in seats]  # noqa: E731
+    s = run(table(), {"type": "start_hand", "button": 3},
+            *[{"type": "hole_cards", "seat": x, "cards": c} for x, c in ((1, "AsAh"), (2, "KsKh"), (3, "QsQh"))],
+            {"type": "call", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "2c7d9h"}, *checks(1, 2, 3), {"type": "board", "cards": "Tc"}, *checks(1, 2, 3),
+            {"type": "board", "cards": "3d"}, {"type": "check", "seat": 1}, {"type": "bet", "seat": 2, "amount": 1000},
+            {"type": "call", "seat": 3}, {"type": "call", "seat": 1})
+    order = [s.hand.seats[o.player_index] for o in s.hand.pk.operations if isinstance(o, HoleCardsShowingOrMucking)]
+    assert order == [2, 3, 1]
+
+
+def test_showdown_with_no_bet_on_the_last_street_the_first_to_act_shows_first():
+    from pokerkit import HoleCardsShowingOrMucking
+
+    checks = lambda *seats: [{"type": "check", "seat": x} for x in seats]  # noqa: E731
+    s = run(table(), {"type": "start_hand", "button": 3},
+            *[{"type": "hole_cards", "seat": x, "cards": c} for x, c in ((1, "AsAh"), (2, "KsKh"), (3, "QsQh"))],
+            {"type": "call", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "2c7d9h"}, *checks(1, 2, 3), {"type": "board", "cards": "Tc"}, *checks(1, 2, 3),
+            {"type": "board", "cards": "3d"}, *checks(1, 2, 3))
+    order = [s.hand.seats[o.player_index] for o in s.hand.pk.operations if isinstance(o, HoleCardsShowingOrMucking)]
+    assert order == [1, 2, 3]
+
+
+def test_misdeal_is_an_exact_replay_same_button_same_limits():
+    s = run(table(levels=((200, 400, 400), (300, 600, 600))), {"type": "start_hand", "button": 2},
+            {"type": "set_level", "level": 2}, {"type": "fold", "seat": 2})
+    s = run(s, {"type": "misdeal", "reason": "two boxed cards"})
+    assert s.hand.ended and s.hand.misdeal
+    assert [p.stack for p in s.seats] == [20000, 20000, 20000]
+    s = run(s, {"type": "start_hand"})
+    assert s.hand.button == 2 and s.hand.big_blind == 400 and s.hand.number == 2
+    s = run(s, {"type": "fold", "seat": 2}, {"type": "fold", "seat": 3})
+    s = run(s, {"type": "start_hand"})
+    assert s.hand.button == 3 and s.hand.big_blind == 600  # the new level applies from the next real hand
+
+
+def test_no_misdeal_after_substantial_action():
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "raise", "seat": 3, "amount": 1200},
+            {"type": "fold", "seat": 1})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "misdeal", "reason": "incorrect button"})
+    assert "substantial action" in str(err.value)
