@@ -67,6 +67,25 @@ class Misdeal:
 
 
 @dataclass(frozen=True)
+class IssuePenalty:
+    """The floor issues a penalty to a player (stable id)."""
+
+    player: str
+    kind: str
+    count: int
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class KillHand:
+    """The floor kills a seat's hand (it folds when its turn comes)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Undo:
     reason: str = ""
 
@@ -76,9 +95,9 @@ class SetLevel:
     level: int
 
 
-Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | Undo | SetLevel
+Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Undo | SetLevel
 
-COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "misdeal", "undo", "set_level")
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "misdeal", "penalty", "kill_hand", "undo", "set_level")
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -136,11 +155,29 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if not isinstance(text, str) or not text.strip():
             raise BadCommand("text must say what the player said", field="text")
         return Conditional(seat=seat, text=text.strip()[:300])
+    if kind == "kill_hand":
+        seat = _int(data, "seat", minimum=1)
+        reason = data.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise BadCommand("reason must say why the floor killed the hand", field="reason")
+        return KillHand(seat=seat, reason=reason.strip()[:200])
     if kind == "misdeal":
         reason = data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise BadCommand("reason must say why, e.g. 'two boxed cards' or 'incorrect button'", field="reason")
         return Misdeal(reason=reason.strip()[:200])
+    if kind == "penalty":
+        texts = {}
+        for key in ("player", "kind", "reason"):
+            value = data.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise BadCommand(f"{key} is required", field=key)
+            texts[key] = value.strip()[:200]
+        rule = data.get("rule", "")
+        if not isinstance(rule, str):
+            raise BadCommand("rule must be text naming the rule", field="rule")
+        return IssuePenalty(player=texts["player"], kind=texts["kind"], count=_int(data, "count", required=False) or 0,
+                            reason=texts["reason"], rule=rule.strip()[:100])
     if kind == "set_level":
         return SetLevel(level=_int(data, "level", minimum=1))
     seat = _int(data, "seat", minimum=1)

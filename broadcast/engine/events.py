@@ -174,11 +174,47 @@ class HandEnded(Event):
     shown: dict = field(default_factory=dict)  # seat -> cards tabled at showdown
 
 
+@dataclass(frozen=True)
+class PlayerEliminated(Event):
+    """A player busted: finishing place and who eliminated them (the main pot's winners)."""
+
+    type: ClassVar[str] = "PlayerEliminated"
+    hand: int
+    seat: int
+    player: str
+    place: int
+    eliminated_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PenaltyIssued(Event):
+    """A penalty from the ledger, issued by the floor (by the player's stable id)."""
+
+    type: ClassVar[str] = "PenaltyIssued"
+    player: str
+    kind: str
+    count: int
+    reason: str
+    rule: str
+    issued_by: str
+
+
+@dataclass(frozen=True)
+class HandKilled(Event):
+    """A seat's hand is dead (a missed-hand penalty: dealt in, posts, hand killed)."""
+
+    type: ClassVar[str] = "HandKilled"
+    hand: int
+    seat: int
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
-        ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded,
+        ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
+        HandKilled,
     )
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import HOLE_CARD_COUNT, UNKNOWN
-from .commands import Act, Command, Conditional, DealBoard, Misdeal, PushChips, SetHoleCards, SetLevel, StartHand, Undo
+from .commands import Act, Command, Conditional, DealBoard, IssuePenalty, KillHand, Misdeal, PushChips, SetHoleCards, SetLevel, StartHand, Undo
 from .errors import (
     BadCommand,
     CardConflict,
@@ -30,14 +30,18 @@ from .events import (
     ConditionalStatement,
     Event,
     HandEnded,
+    HandKilled,
     HandStarted,
     HoleCardsSet,
     LevelChanged,
     MisdealDeclared,
+    PenaltyIssued,
+    PlayerEliminated,
     SeatedPlayer,
     TableOpened,
 )
 from .hand import Hand
+from .penalties import Ledger, Penalty, check_penalty, hand_dealt, issue
 from .rulings import Situation, rule_on_chips, substantial_action
 
 
@@ -57,6 +61,10 @@ class TableState:
     undone: frozenset[int] = frozenset()
     rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
     hand_level: int = 1  # the level the current (or last) hand was dealt at
+    ledger: Ledger = Ledger()
+    killed: frozenset[int] = frozenset()  # seats whose hand is dead this hand
+    players_left: int = 0
+    eliminated: tuple[PlayerEliminated, ...] = ()
 
     @property
     def hole_card_count(self) -> int:
@@ -79,7 +87,13 @@ class TableState:
 def decide(state: TableState, command: Command) -> tuple[Event, ...]:
     """Rule on a command: the events it causes, or a ``Refusal`` saying what is legal."""
     if isinstance(command, StartHand):
-        return _start_hand(state, command)
+        return _consequences(state, _start_hand(state, command))
+    if isinstance(command, IssuePenalty):
+        check_penalty(command.kind, command.count)
+        if not any(s.player == command.player for s in state.seats):
+            raise BadCommand(f"no player {command.player!r} at table {state.table}", field="player")
+        return (PenaltyIssued(player=command.player, kind=command.kind, count=command.count, reason=command.reason,
+                              rule=command.rule, issued_by="floor"),)
     if isinstance(command, SetLevel):
         if not 1 <= command.level <= len(state.levels):
             raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
@@ -93,6 +107,10 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         events = (_act(hand, command),)
     elif isinstance(command, PushChips):
         events = _chips(hand, command)
+    elif isinstance(command, KillHand):
+        if command.seat not in hand.seats or not hand.in_hand(command.seat):
+            raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
+        events = (HandKilled(hand=hand.number, seat=command.seat, reason=command.reason),)
     elif isinstance(command, Misdeal):
         if substantial_action(hand.actions_in_turn()):
             raise IllegalAction(
@@ -110,12 +128,47 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         return (ActionUndone(hand=hand.number, undone_seq=seq, reason=command.reason),)
     else:  # pragma: no cover - the Command union is closed
         raise BadCommand(f"unknown command {command!r}", field="type")
+    return _consequences(state, events)
+
+
+def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """What follows by itself: killed hands fold when their turn comes; a settled hand ends."""
     after = state
     for event in events:
         after = apply(after, event, seq=after.seq + 1)
-    if after.hand is not None and after.hand.over:
-        events += (_hand_ended(after.hand),)
+    while after.hand is not None and not after.hand.ended:
+        hand = after.hand
+        if hand.over:
+            ended = _hand_ended(hand)
+            more: tuple[Event, ...] = (ended, *_eliminations(after, ended))
+        elif hand.actor is not None and hand.actor in after.killed:
+            more = (ActionTaken(hand=hand.number, seat=hand.actor, action="fold", amount=hand.bet(hand.actor)),)
+        else:
+            break
+        events += more
+        for event in more:
+            after = apply(after, event, seq=after.seq + 1)
     return events
+
+
+def _eliminations(state: TableState, ended: HandEnded) -> tuple[PlayerEliminated, ...]:
+    """Finishing places: busted in the same hand, the bigger starting stack places higher."""
+    hand = state.hand
+    assert hand is not None
+    busted = [seat for seat, stack in ended.stacks.items() if stack == 0]
+    if not busted:
+        return ()
+    start = dict(zip(hand.seats, hand.starting))
+    winners = tuple(state.seat(w).player for w in ended.pots[0]["winners"]) if ended.pots else ()  # type: ignore[union-attr]
+    out, place = [], state.players_left
+    by_stack = sorted(busted, key=lambda seat: start[seat])
+    for i, seat in enumerate(by_stack):
+        # Equal starting stacks tie for the better of their places.
+        ties = [s for s in by_stack if start[s] == start[seat]]
+        best = place - max(by_stack.index(t) for t in ties)
+        out.append(PlayerEliminated(hand=hand.number, seat=seat, player=state.seat(seat).player,  # type: ignore[union-attr]
+                                    place=best, eliminated_by=winners))
+    return tuple(out)
 
 
 def _current_hand(state: TableState) -> Hand:
@@ -312,17 +365,34 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
     seq = state.seq + 1 if seq is None else seq
     state = replace(state, seq=seq)
     if isinstance(event, TableOpened):
-        return replace(state, table=event.table, game=event.game, seats=event.seats, levels=event.levels)
+        return replace(state, table=event.table, game=event.game, seats=event.seats, levels=event.levels,
+                       players_left=sum(1 for s in event.seats if s.stack > 0))
+    if isinstance(event, PenaltyIssued):
+        penalty = Penalty(event.player, event.kind, event.count, event.reason, event.rule, event.issued_by)
+        players = sum(1 for s in state.seats if s.stack > 0)
+        return replace(state, ledger=issue(state.ledger, penalty, players_at_table=players))
+    if isinstance(event, PlayerEliminated):
+        return replace(state, eliminated=state.eliminated + (event,), players_left=state.players_left - 1)
     if isinstance(event, LevelChanged):
         return replace(state, level=event.level)
     if isinstance(event, HandStarted):
         hand = Hand.start(event, state.game, state.hole_card_count)
-        return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level)
+        redeal = state.hand is not None and state.hand.misdeal
+        players = tuple(state.seat(n).player for n in event.seats)  # type: ignore[union-attr]
+        # A misdeal's re-deal is the same hand for a penalised player: it is not counted twice.
+        ledger, killed = (state.ledger, ()) if redeal else hand_dealt(state.ledger, players)
+        if redeal:
+            killed = tuple(p for p in players if p in {state.seat(s).player for s in state.killed})  # type: ignore[union-attr]
+        killed_seats = frozenset(n for n in event.seats if state.seat(n).player in killed)  # type: ignore[union-attr]
+        return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
+                       ledger=ledger, killed=killed_seats)
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
         return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
+    if isinstance(event, HandKilled):
+        return replace(state, killed=state.killed | {event.seat})
     if isinstance(event, (ChipsRuled, ConditionalStatement)):
         return replace(state, rulings=state.rulings + (event,))
     if isinstance(event, (ActionTaken, BoardDealt)):

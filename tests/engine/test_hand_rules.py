@@ -147,8 +147,8 @@ def test_all_in_showdown_hands_are_turned_face_up_before_the_run_out():
     assert "enter the tabled cards of seat 1" in str(err.value)
     s = run(s, {"type": "hole_cards", "seat": 1, "cards": "KsKh"}, {"type": "board", "cards": "3c8d9s"},
             {"type": "board", "cards": "Jc"})
-    ended = events(s, {"type": "board", "cards": "2d"})[-1]
-    assert isinstance(ended, HandEnded) and ended.stacks == {2: 40000, 1: 0}
+    ended = next(e for e in events(s, {"type": "board", "cards": "2d"}) if isinstance(e, HandEnded))
+    assert ended.stacks == {2: 40000, 1: 0}
 
 
 def test_side_pots_are_split_separately():
@@ -286,3 +286,31 @@ def test_no_misdeal_after_substantial_action():
     with pytest.raises(IllegalAction) as err:
         events(s, {"type": "misdeal", "reason": "incorrect button"})
     assert "substantial action" in str(err.value)
+
+
+def test_finishing_places_the_bigger_starting_stack_places_higher_when_two_bust_in_one_hand():
+    from broadcast.engine.events import PlayerEliminated
+
+    s = run(table((3000, 5000, 20000)), {"type": "start_hand", "button": 3},
+            *[{"type": "hole_cards", "seat": x, "cards": c} for x, c in ((1, "2c2d"), (2, "3c3d"), (3, "AsAh"))],
+            {"type": "allin", "seat": 3}, {"type": "allin", "seat": 1}, {"type": "call", "seat": 2},
+            {"type": "board", "cards": "KsQd7h"}, {"type": "board", "cards": "8c"})
+    evs = events(s, {"type": "board", "cards": "9d"})
+    out = {e.seat: e for e in evs if isinstance(e, PlayerEliminated)}
+    assert out[2].place == 2 and out[1].place == 3  # seat 2 began the hand with more chips
+    assert out[1].eliminated_by == ("p3",)
+
+
+def test_the_floor_kills_a_hand_and_it_folds_when_its_turn_comes():
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "kill_hand", "seat": 1, "reason": "exposed cards"})
+    evs = events(s, {"type": "call", "seat": 3})
+    assert [(e.type, getattr(e, "seat", None), getattr(e, "action", None)) for e in evs][:2] == [
+        ("ActionTaken", 3, "call"), ("ActionTaken", 1, "fold")]
+
+
+def test_a_missed_hand_penalty_kills_the_players_next_hand_after_posting():
+    s = run(table(), {"type": "penalty", "player": "p1", "kind": "missed_hands", "count": 1, "reason": "profanity"})
+    s = run(s, {"type": "start_hand", "button": 3})
+    assert s.killed == {1} and s.hand.bet(1) == 200  # dealt in, posted the small blind
+    s = run(s, {"type": "call", "seat": 3})
+    assert not s.hand.in_hand(1)
