@@ -46,7 +46,9 @@ class Hand:
     entries: tuple[tuple[int, ActionTaken | BoardDealt], ...] = ()
     ended: bool = False
     misdeal: bool = False
-    pk: State = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    # PokerKit's state, derived from the fields above. Built on first use and cached, so a
+    # journal replay touches PokerKit only for the hands someone actually looks at.
+    _pk: State | None = field(default=None, compare=False, repr=False)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -63,7 +65,14 @@ class Hand:
             ante=event.ante,
             hole=tuple((UNKNOWN,) * hole_count for _ in event.seats),
         )
-        return replace(hand, pk=hand._replay())
+        return hand
+
+    @property
+    def pk(self) -> State:
+        """PokerKit's state for this hand (derived; do not mutate it)."""
+        if self._pk is None:
+            object.__setattr__(self, "_pk", self._replay())
+        return self._pk  # type: ignore[return-value]
 
     def _new_state(self) -> State:
         n = len(self.seats)
@@ -85,9 +94,10 @@ class Hand:
         state = self._new_state()
         for cards in self.hole:
             state.deal_hole("".join(cards))
+        _settle(state, self.hole)
         for _, entry in self.entries:
             _perform(state, entry, self)
-        _settle(state, self.hole)
+            _settle(state, self.hole)  # as in live play: an all-in turns hands up before the run-out
         return state
 
     def index(self, seat: int) -> int:
@@ -97,25 +107,26 @@ class Hand:
     # -- transitions (pure: each returns a new Hand) ------------------------------------
     def with_entry(self, seq: int, entry: ActionTaken | BoardDealt) -> "Hand":
         """The hand after one more action or board card."""
-        state = copy.deepcopy(self.pk)
-        _perform(state, entry, self)
-        _settle(state, self.hole)
-        return replace(self, entries=self.entries + ((seq, entry),), pk=state)
+        hand = replace(self, entries=self.entries + ((seq, entry),), _pk=None)
+        if self._pk is not None:  # live play: one step on from the state already built
+            state = copy.deepcopy(self._pk)
+            _perform(state, entry, self)
+            _settle(state, self.hole)
+            object.__setattr__(hand, "_pk", state)
+        return hand
 
     def without_entry(self, seq: int) -> "Hand":
         """The hand as if the entry at ``seq`` had never been keyed (an undo)."""
-        hand = replace(self, entries=tuple(e for e in self.entries if e[0] != seq))
-        return replace(hand, pk=hand._replay())
+        return replace(self, entries=tuple(e for e in self.entries if e[0] != seq), _pk=None)
 
     def with_hole_cards(self, seat: int, cards: tuple[str, ...]) -> "Hand":
         """The hand with a seat's hole cards known (or corrected)."""
         hole = list(self.hole)
         hole[self.index(seat)] = cards
-        hand = replace(self, hole=tuple(hole))
-        return replace(hand, pk=hand._replay())
+        return replace(self, hole=tuple(hole), _pk=None)
 
     def finished(self, *, misdeal: bool = False) -> "Hand":
-        return replace(self, ended=True, misdeal=misdeal)
+        return replace(self, ended=True, misdeal=misdeal, _pk=self._pk)
 
     def actions_in_turn(self) -> list[tuple[str, int]]:
         """The betting actions so far, each with whether it put chips in (for substantial action)."""

@@ -13,10 +13,10 @@ from broadcast.views.projections import live_view
 from tests.engine.helpers import table
 
 
-def random_show(seed: int, hands: int = 3):
+def random_show(seed: int, hands: int = 3, *, stacks: tuple[int, ...] | None = None, allin_rate: float = 0.15):
     """Play ``hands`` hands with random legal actions; returns the journal and the state."""
     rng = random.Random(seed)
-    stacks = tuple(rng.choice([3000, 8000, 20000, 45000]) for _ in range(rng.randint(2, 6)))
+    stacks = stacks or tuple(rng.choice([3000, 8000, 20000, 45000]) for _ in range(rng.randint(2, 6)))
     state = table(stacks)
     journal = [(1, TableOpened(table="tv", game="nlhe", seats=state.seats, levels=state.levels))]
 
@@ -43,12 +43,13 @@ def random_show(seed: int, hands: int = 3):
             seat = legal["seat"]
             rng_raise = legal.get("raise") or legal.get("bet")
             choice = rng.random()
-            if choice < 0.15 and rng_raise:
+            if choice < allin_rate and rng_raise:
                 do({"type": "allin", "seat": seat})
-            elif choice < 0.35 and rng_raise:
+            elif choice < allin_rate + 0.2 and rng_raise:
                 kind = "raise" if "raise" in legal else "bet"
-                do({"type": kind, "seat": seat, "amount": rng.randint(*rng_raise)})
-            elif choice < 0.5 and legal["fold"]:
+                low, high = rng_raise
+                do({"type": kind, "seat": seat, "amount": rng.randint(low, min(high, low * 3))})
+            elif choice < allin_rate + 0.35 and legal["fold"]:
                 do({"type": "fold", "seat": seat})
             else:
                 do({"type": "check" if legal["check"] else "call", "seat": seat})
