@@ -39,6 +39,7 @@ class Act:
     seat: int
     action: str
     amount: int | None = None
+    out_of_turn: bool = False  # the dealer confirms it physically happened out of turn
 
 
 @dataclass(frozen=True)
@@ -182,4 +183,7 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         return SetLevel(level=_int(data, "level", minimum=1))
     seat = _int(data, "seat", minimum=1)
     amount = _int(data, "amount", required=kind in ("bet", "raise"), minimum=1)
-    return Act(seat=seat, action=kind, amount=amount)
+    out_of_turn = data.get("out_of_turn", False)
+    if not isinstance(out_of_turn, bool):
+        raise BadCommand("out_of_turn must be true or false", field="out_of_turn")
+    return Act(seat=seat, action=kind, amount=amount, out_of_turn=out_of_turn)

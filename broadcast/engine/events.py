@@ -209,12 +209,34 @@ class HandKilled(Event):
     reason: str
 
 
+@dataclass(frozen=True)
+class OutOfTurnRecorded(Event):
+    """An action out of turn: binding if the action to that seat has not changed by its turn."""
+
+    type: ClassVar[str] = "OutOfTurnRecorded"
+    hand: int
+    seat: int
+    action: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class OutOfTurnReturned(Event):
+    """The action changed before the seat's turn: the out-of-turn action is returned and
+    the player's options are restored."""
+
+    type: ClassVar[str] = "OutOfTurnReturned"
+    hand: int
+    seat: int
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned,
     )
 }
 

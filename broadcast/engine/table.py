@@ -35,6 +35,8 @@ from .events import (
     HoleCardsSet,
     LevelChanged,
     MisdealDeclared,
+    OutOfTurnRecorded,
+    OutOfTurnReturned,
     PenaltyIssued,
     PlayerEliminated,
     SeatedPlayer,
@@ -65,6 +67,8 @@ class TableState:
     killed: frozenset[int] = frozenset()  # seats whose hand is dead this hand
     players_left: int = 0
     eliminated: tuple[PlayerEliminated, ...] = ()
+    # Out-of-turn actions waiting for their seat's turn: seat -> (action, amount, changed since)
+    pending: tuple[tuple[int, str, int | None, bool], ...] = ()
 
     @property
     def hole_card_count(self) -> int:
@@ -103,6 +107,12 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         events: tuple[Event, ...] = (_hole_cards(state, hand, command),)
     elif isinstance(command, DealBoard):
         events = (_board(hand, command),)
+    elif isinstance(command, Act) and command.out_of_turn and hand.actor != command.seat:
+        if command.seat not in hand.seats or not hand.in_hand(command.seat):
+            raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
+        if hand.actor is None:
+            raise IllegalAction("no betting is pending on this street", field="action")
+        events = (OutOfTurnRecorded(hand=hand.number, seat=command.seat, action=command.action, amount=command.amount),)
     elif isinstance(command, Act):
         events = (_act(hand, command),)
     elif isinstance(command, PushChips):
@@ -143,12 +153,26 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[Event, 
             more: tuple[Event, ...] = (ended, *_eliminations(after, ended))
         elif hand.actor is not None and hand.actor in after.killed:
             more = (ActionTaken(hand=hand.number, seat=hand.actor, action="fold", amount=hand.bet(hand.actor)),)
+        elif hand.actor is not None and any(p[0] == hand.actor for p in after.pending):
+            more = _out_of_turn_comes_due(hand, next(p for p in after.pending if p[0] == hand.actor))
         else:
             break
         events += more
         for event in more:
             after = apply(after, event, seq=after.seq + 1)
     return events
+
+
+def _out_of_turn_comes_due(hand: Hand, pending: tuple[int, str, int | None, bool]) -> tuple[Event, ...]:
+    """Rule "Action out of Turn": binding if the action to that player has not changed
+    (a call, check or fold does not change it); otherwise returned, options restored."""
+    seat, action, amount, changed = pending
+    if changed:
+        return (OutOfTurnReturned(hand=hand.number, seat=seat, reason="the action changed before their turn"),)
+    try:
+        return (_act(hand, Act(seat=seat, action=action, amount=amount)),)
+    except (IllegalAction, BadCommand) as refusal:
+        return (OutOfTurnReturned(hand=hand.number, seat=seat, reason=f"not possible at their turn: {refusal.reason}"),)
 
 
 def _eliminations(state: TableState, ended: HandEnded) -> tuple[PlayerEliminated, ...]:
@@ -278,7 +302,9 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
             field="action",
         )
     if seat != actor:
-        raise NotYourTurn(f"it is seat {actor}'s turn, not seat {seat}'s", field="seat")
+        raise NotYourTurn(
+            f"it is seat {actor}'s turn, not seat {seat}'s (if seat {seat} acted out of turn, enter it as out of turn)",
+            field="seat")
     to_call = hand.to_call(seat)
     stack = hand.stack(seat)
     bet = hand.bet(seat)
@@ -385,7 +411,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             killed = tuple(p for p in players if p in {state.seat(s).player for s in state.killed})  # type: ignore[union-attr]
         killed_seats = frozenset(n for n in event.seats if state.seat(n).player in killed)  # type: ignore[union-attr]
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
-                       ledger=ledger, killed=killed_seats)
+                       ledger=ledger, killed=killed_seats, pending=())
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
@@ -395,8 +421,21 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, killed=state.killed | {event.seat})
     if isinstance(event, (ChipsRuled, ConditionalStatement)):
         return replace(state, rulings=state.rulings + (event,))
-    if isinstance(event, (ActionTaken, BoardDealt)):
-        return replace(state, hand=hand.with_entry(seq, event))
+    if isinstance(event, OutOfTurnRecorded):
+        pending = tuple(p for p in state.pending if p[0] != event.seat) + ((event.seat, event.action, event.amount, False),)
+        return replace(state, pending=pending)
+    if isinstance(event, OutOfTurnReturned):
+        return replace(state, pending=tuple(p for p in state.pending if p[0] != event.seat))
+    if isinstance(event, BoardDealt):
+        # A new street: out-of-turn actions from the last one can no longer come due.
+        return replace(state, hand=hand.with_entry(seq, event), pending=())
+    if isinstance(event, ActionTaken):
+        # A bet or raise changes the action for everyone waiting; a call, check or fold does not.
+        changes = event.action in ("bet", "raise")
+        pending = tuple(
+            (s, a, m, c or changes) for s, a, m, c in state.pending if s != event.seat
+        )
+        return replace(state, hand=hand.with_entry(seq, event), pending=pending)
     if isinstance(event, ActionUndone):
         return replace(state, hand=hand.without_entry(event.undone_seq), undone=state.undone | {event.undone_seq})
     if isinstance(event, MisdealDeclared):

@@ -53,7 +53,7 @@ def test_acting_out_of_turn_is_refused_naming_whose_turn_it_is():
     s = run(table(), {"type": "start_hand", "button": 3})
     with pytest.raises(NotYourTurn) as err:
         events(s, {"type": "call", "seat": 1})
-    assert str(err.value) == "it is seat 3's turn, not seat 1's"
+    assert str(err.value).startswith("it is seat 3's turn, not seat 1's")
 
 
 def test_minimum_raise_is_the_last_raise_and_the_refusal_states_it():
@@ -314,3 +314,20 @@ def test_a_missed_hand_penalty_kills_the_players_next_hand_after_posting():
     assert s.killed == {1} and s.hand.bet(1) == 200  # dealt in, posted the small blind
     s = run(s, {"type": "call", "seat": 3})
     assert not s.hand.in_hand(1)
+
+
+def test_out_of_turn_action_is_binding_when_the_action_to_that_player_has_not_changed():
+    # Four-handed, button 4: seat 3 (UTG) to act; seat 1 calls out of turn, then 3 and 4 call.
+    s = run(table((20000,) * 4), {"type": "start_hand", "button": 4},
+            {"type": "call", "seat": 1, "out_of_turn": True}, {"type": "call", "seat": 3})
+    evs = events(s, {"type": "call", "seat": 4})
+    assert [(e.type, e.seat, e.action) for e in evs] == [("ActionTaken", 4, "call"), ("ActionTaken", 1, "call")]
+
+
+def test_out_of_turn_action_is_returned_when_the_action_changed():
+    s = run(table((20000,) * 4), {"type": "start_hand", "button": 4},
+            {"type": "call", "seat": 1, "out_of_turn": True}, {"type": "call", "seat": 3})
+    evs = events(s, {"type": "raise", "seat": 4, "amount": 1200})
+    assert [e.type for e in evs] == ["ActionTaken", "OutOfTurnReturned"]
+    s = run(s, {"type": "raise", "seat": 4, "amount": 1200})
+    assert s.hand.actor == 1 and s.pending == ()  # options restored: seat 1 acts afresh
