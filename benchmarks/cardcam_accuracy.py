@@ -1,0 +1,124 @@
+"""Card reader accuracy and speed on synthetic hole-cam frames; prints JSON.
+
+Per deck, on decks the model was trained on ("seen") and held-out decks ("unseen"):
+* single frames: precision, recall and wrong-card rate of identified cards, "shown"
+  accuracy (including card backs and empty frames), median ms per frame;
+* confirmed reads: hands of several frames fused by the per-seat tracker (K of N),
+  recall and wrong cards of the confirmed hands.
+
+    .venv/bin/python benchmarks/cardcam_accuracy.py [--frames 40] [--hands 12] [--level moderate]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardcam import synth  # noqa: E402
+from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
+from cardcam.recognize import recognize  # noqa: E402
+from cardcam.tracker import SeatTracker  # noqa: E402
+
+SEEN = ("anglo", "bellot", "dondorf", "tango")
+
+
+def single_frames(deck: str, n: int, level: str, model, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    truth = right = wrong = shown_ok = 0
+    ms = []
+    for i in range(n):
+        n_cards = 2 if i % 2 else 4
+        f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
+        t0 = time.perf_counter()
+        r = recognize(f.image, n_cards, model=model)
+        ms.append((time.perf_counter() - t0) * 1000)
+        shown_ok += r.shown == f.shown
+        truth += len(f.cards)
+        for c in r.identified:
+            if c in f.cards:
+                right += 1
+            else:
+                wrong += 1
+    asserted = right + wrong
+    return dict(frames=n, cards=truth, identified=asserted, right=right, wrong=wrong,
+                precision=round(right / asserted, 4) if asserted else None,
+                recall=round(right / truth, 4) if truth else None,
+                wrong_rate=round(wrong / asserted, 4) if asserted else 0.0,
+                shown_accuracy=round(shown_ok / n, 4),
+                median_ms=round(float(np.median(ms)), 1))
+
+
+def confirmed_hands(deck: str, hands: int, frames_per_hand: int, level: str, model,
+                    seed: int, k: int = 3) -> dict:
+    rng = np.random.default_rng(seed)
+    truth = right = wrong = 0
+    for h in range(hands):
+        n_cards = 2 if h % 2 else 4
+        cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, n_cards, replace=False))
+        t = SeatTracker(h, n_cards, k=k, n=frames_per_hand)
+        for _ in range(frames_per_hand):
+            f = synth.hand_frame(rng, deck, n_cards, level=level, cards=cards)
+            t.update(recognize(f.image, n_cards, model=model))
+        truth += n_cards
+        for c in t.state.cards:
+            if c == "??":
+                continue
+            right += c in cards
+            wrong += c not in cards
+    return dict(hands=hands, frames_per_hand=frames_per_hand, k=k, cards=truth,
+                right=right, wrong=wrong, recall=round(right / truth, 4) if truth else None)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=40, help="single frames per deck")
+    p.add_argument("--hands", type=int, default=12, help="tracked hands per deck")
+    p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
+    p.add_argument("--decks", help="comma-separated decks (default: 4 seen + the held-out ones)")
+    a = p.parse_args(argv)
+    t0 = time.perf_counter()
+    model = get_model()
+    build_s = time.perf_counter() - t0
+    decks = a.decks.split(",") if a.decks else list(SEEN) + list(HOLDOUT_DECKS)
+    out = dict(benchmark="cardcam_accuracy", level=a.level,
+               date=time.strftime("%Y-%m-%d"), machine=dict(
+                   platform=platform.platform(), cpus=os.cpu_count(),
+                   python=platform.python_version()),
+               model=dict(train_decks=model.info.get("decks"), holdout=model.info.get("holdout"),
+                          threshold=model.threshold, build_seconds=model.info.get("seconds"),
+                          load_seconds=round(build_s, 2)),
+               decks={})
+    totals = {"seen": [0, 0, 0, 0], "unseen": [0, 0, 0, 0]}
+    all_ms = []
+    for i, d in enumerate(decks):
+        kind = "unseen" if d not in (model.info.get("decks") or []) else "seen"
+        s = single_frames(d, a.frames, a.level, model, 1000 + i)
+        c = confirmed_hands(d, a.hands, 5, a.level, model, 2000 + i) if a.hands else None
+        out["decks"][d] = dict(kind=kind, single=s, confirmed=c)
+        tt = totals[kind]
+        tt[0] += s["cards"]; tt[1] += s["right"]; tt[2] += s["wrong"]
+        tt[3] += c["wrong"] if c else 0
+        all_ms.append(s["median_ms"])
+        print(f"{d}: {kind} {s}", file=sys.stderr)
+    for kind, (cards, right, wrong, cwrong) in totals.items():
+        if cards:
+            out[kind] = dict(cards=cards, recall=round(right / cards, 4), wrong=wrong,
+                             wrong_rate=round(wrong / max(right + wrong, 1), 4),
+                             confirmed_wrong=cwrong)
+    med = float(np.median(all_ms)) if all_ms else 0.0
+    out["median_ms_per_frame"] = round(med, 1)
+    out["frames_per_second_one_core"] = round(1000.0 / med, 1) if med else None
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

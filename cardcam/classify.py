@@ -1,0 +1,222 @@
+"""Read rank and suit from an index candidate: features and a small numpy MLP.
+
+Two classifiers share one feature vector (HOG and coarse pixels of the rank and suit
+glyphs, plus shape and colour figures):
+
+* rank: ``23456789TJQKA`` plus ``X`` (not an index: pips, artwork, wrong orientation,
+  foreign court letters such as B/D/R/V);
+* suit: ``cdhs`` plus ``X``.
+
+Both return probabilities; :func:`decide` turns them into a card only when both are
+confident and the ink colour agrees with the suit (red for hearts and diamonds).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .detect import RANK_SIZE, SUIT_SIZE, Candidate
+
+RANK_CLASSES = "23456789TJQKAX"
+SUIT_CLASSES = "cdhsX"
+
+
+
+def hog(img: np.ndarray, cell: tuple[int, int], bins: int = 9) -> np.ndarray:
+    """Histogram of oriented gradients: 2x2-cell blocks, stride one cell, L2-Hys."""
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.degrees(np.arctan2(gy, gx)) % 180.0) / (180.0 / bins)
+    b0 = np.floor(ang).astype(np.int64) % bins
+    w1 = ang - np.floor(ang)
+    b1 = (b0 + 1) % bins
+    h, w = f.shape
+    cw, ch = cell
+    ny, nx = h // ch, w // cw
+    cy = (np.arange(h) // ch)[:, None].clip(max=ny - 1)
+    cx = (np.arange(w) // cw)[None, :].clip(max=nx - 1)
+    cid = (cy * nx + cx)
+    hist = np.zeros(ny * nx * bins, np.float32)
+    np.add.at(hist, (cid * bins + b0).ravel(), (mag * (1 - w1)).ravel())
+    np.add.at(hist, (cid * bins + b1).ravel(), (mag * w1).ravel())
+    hist = hist.reshape(ny, nx, bins)
+    blocks = np.concatenate([hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=2)
+    blocks = blocks.reshape(-1, 4 * bins)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=1, keepdims=True)) + 1e-3
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=1, keepdims=True)) + 1e-3
+    return blocks.ravel()
+
+
+def _u8(crop: np.ndarray) -> np.ndarray:
+    mx = float(crop.max())
+    if mx <= 1e-6:
+        return np.zeros(crop.shape, np.uint8)
+    return np.clip(crop * (255.0 / mx), 0, 255).astype(np.uint8)
+
+
+def pip_likeness(c: Candidate) -> float:
+    """Correlation of the rank glyph with the suit glyph: high for two pips."""
+    r = cv2.resize(c.rank.crop, SUIT_SIZE, interpolation=cv2.INTER_AREA).ravel()
+    s = c.suit.crop.ravel()
+    r = r - r.mean(); s = s - s.mean()
+    den = float(np.sqrt((r * r).sum() * (s * s).sum()))
+    return float((r * s).sum() / den) if den > 1e-6 else 0.0
+
+
+def features(c: Candidate) -> np.ndarray:
+    r8 = _u8(c.rank.crop)
+    s8 = _u8(c.suit.crop)
+    hr = hog(r8, (6, 8))
+    hs = hog(s8, (6, 6))
+    pr = cv2.resize(r8, (6, 8), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255
+    ps = cv2.resize(s8, (6, 6), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255
+    sc = np.array([
+        np.log(max(c.rank.aspect, 1e-3)), np.log(max(c.suit.aspect, 1e-3)),
+        c.rank.size, c.suit.size, c.rank.size / max(c.suit.size, 1e-3),
+        c.rank.mass, c.suit.mass, c.rank.red, c.suit.red, c.rank.sat, c.suit.sat,
+        abs(c.rank.red - c.suit.red), c.corner, pip_likeness(c),
+    ], np.float32)
+    return np.concatenate([hr, hs, pr, ps, sc]).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- MLP
+
+@dataclass
+class MLP:
+    mean: np.ndarray
+    std: np.ndarray
+    W1: np.ndarray
+    b1: np.ndarray
+    W2: np.ndarray
+    b2: np.ndarray
+    temperature: float = 1.0
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        Z = (X - self.mean) / self.std
+        Hd = np.maximum(Z @ self.W1 + self.b1, 0)
+        return Hd @ self.W2 + self.b2
+
+    def proba(self, X: np.ndarray) -> np.ndarray:
+        L = self.logits(X) / self.temperature
+        L -= L.max(axis=1, keepdims=True)
+        P = np.exp(L)
+        return P / P.sum(axis=1, keepdims=True)
+
+    def to_dict(self, prefix: str) -> dict[str, np.ndarray]:
+        return {f"{prefix}_{k}": np.asarray(getattr(self, k), np.float32)
+                for k in ("mean", "std", "W1", "b1", "W2", "b2", "temperature")}
+
+    @classmethod
+    def from_dict(cls, d, prefix: str) -> "MLP":
+        g = lambda k: np.asarray(d[f"{prefix}_{k}"], np.float32)  # noqa: E731
+        return cls(g("mean"), g("std"), g("W1"), g("b1"), g("W2"), g("b2"),
+                   float(g("temperature")))
+
+
+def train_mlp(X: np.ndarray, y: np.ndarray, n_classes: int, rng: np.random.Generator,
+              hidden: int = 160, epochs: int = 30, lr: float = 2e-3, wd: float = 1e-4,
+              class_weight: np.ndarray | None = None, progress=None) -> MLP:
+    """Softmax MLP, one hidden ReLU layer, Adam, minibatches."""
+    X = X.astype(np.float32)
+    mean = X.mean(axis=0)
+    std = X.std(axis=0) + 1e-3
+    Z = (X - mean) / std
+    n, d = Z.shape
+    W1 = (rng.standard_normal((d, hidden)) * np.sqrt(2.0 / d)).astype(np.float32)
+    b1 = np.zeros(hidden, np.float32)
+    W2 = (rng.standard_normal((hidden, n_classes)) * np.sqrt(1.0 / hidden)).astype(np.float32)
+    b2 = np.zeros(n_classes, np.float32)
+    params = [W1, b1, W2, b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    cw = np.ones(n_classes, np.float32) if class_weight is None else class_weight.astype(np.float32)
+    Y = np.eye(n_classes, dtype=np.float32)[y]
+    t = 0
+    bs = 256
+    for ep in range(epochs):
+        order = rng.permutation(n)
+        lr_ep = lr * (0.5 * (1 + np.cos(np.pi * ep / epochs)))
+        for k in range(0, n, bs):
+            idx = order[k:k + bs]
+            xb, yb = Z[idx], Y[idx]
+            # input noise / dropout for robustness
+            xb = xb * (rng.random(xb.shape, dtype=np.float32) > 0.1)
+            h = xb @ W1 + b1
+            hr = np.maximum(h, 0)
+            lo = hr @ W2 + b2
+            lo -= lo.max(axis=1, keepdims=True)
+            p = np.exp(lo)
+            p /= p.sum(axis=1, keepdims=True)
+            w = (yb * cw).sum(axis=1, keepdims=True)
+            g = (p - yb) * w / len(idx)
+            gW2 = hr.T @ g + wd * W2
+            gb2 = g.sum(axis=0)
+            gh = (g @ W2.T) * (h > 0)
+            gW1 = xb.T @ gh + wd * W1
+            gb1 = gh.sum(axis=0)
+            t += 1
+            for i, (p_, g_) in enumerate(zip(params, (gW1, gb1, gW2, gb2))):
+                m[i] = 0.9 * m[i] + 0.1 * g_
+                v[i] = 0.999 * v[i] + 0.001 * g_ * g_
+                mh = m[i] / (1 - 0.9 ** t)
+                vh = v[i] / (1 - 0.999 ** t)
+                p_ -= lr_ep * mh / (np.sqrt(vh) + 1e-8)
+        if progress:
+            progress(ep + 1, epochs)
+    return MLP(mean, std, W1, b1, W2, b2)
+
+
+def fit_temperature(mlp: MLP, X: np.ndarray, y: np.ndarray) -> float:
+    """Pick the softmax temperature that minimises held-out NLL (simple grid)."""
+    L = mlp.logits(X)
+    best, best_t = np.inf, 1.0
+    for t in np.linspace(0.7, 4.0, 34):
+        z = L / t
+        z = z - z.max(axis=1, keepdims=True)
+        nll = -(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean()
+        if nll < best:
+            best, best_t = nll, float(t)
+    return best_t
+
+
+# ----------------------------------------------------------------------------- decisions
+
+@dataclass(frozen=True)
+class CardRead:
+    card: str           # "As", or "??"
+    confidence: float   # probability that ``card`` is right (0 for "??")
+    index_like: float   # probability that the candidate is an index at all
+    box: tuple[float, float, float, float]
+    cand: Candidate
+
+
+def colour_ok(suit: str, c: Candidate) -> bool:
+    """Red suits are printed in saturated, non-black ink; spades/clubs never in red."""
+    red = (c.suit.red + c.rank.red) / 2
+    sat = (c.suit.sat + c.rank.sat) / 2
+    if suit in "hd":
+        return sat > 0.25
+    return red < 0.2
+
+
+def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
+           threshold: float) -> list[CardRead]:
+    out = []
+    for c, pr, ps in zip(cands, P_rank, P_suit):
+        ri = int(np.argmax(pr))
+        si = int(np.argmax(ps))
+        index_like = float(1.0 - pr[-1]) * float(1.0 - ps[-1])
+        conf = float(pr[ri] * ps[si])
+        rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
+        second = float(np.sort(pr)[-2]) + float(np.sort(ps)[-2])
+        if (rank == "X" or suit == "X" or conf < threshold or second > 1.0 - threshold
+                or not colour_ok(suit, c) or pip_likeness(c) > 0.75):
+            out.append(CardRead("??", 0.0, index_like, c.box, c))
+        else:
+            out.append(CardRead(rank + suit, conf, index_like, c.box, c))
+    return out

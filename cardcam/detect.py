@@ -1,0 +1,403 @@
+"""Find card faces and corner-index candidates in a frame.
+
+The reader does not try to segment whole cards (fanned hands overlap and thumbs cover
+edges).  It works from the ink on the cards instead:
+
+1. *paper*: bright, unsaturated pixels (card faces, and glare);
+2. *ink*: pixels clearly darker than the paper around them (normalised by a blurred
+   paper level, so lighting gradients and glare edges do not matter);
+3. *glyphs*: ink components of glyph size that sit on paper;
+4. *index candidates*: pairs of glyphs close together, one read as the rank and the
+   other as the suit below it.  The pair's axis gives the card's "down" direction, so
+   any rotation works, including upside-down hands where only the lower-right index
+   shows.  Every ordered pair is tried, so both 180-degree readings are classified and
+   the classifier rejects the wrong one.
+
+Each candidate is warped to an upright, scale-normalised patch and the rank and suit
+glyphs are cut out of it for :mod:`cardcam.classify`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Working frames are downscaled so the longer side is at most this.
+MAX_SIDE = 1280
+#: Pixels per index unit (the distance between rank and suit centres) in patches.
+UNIT = 24
+#: Patch extent in units: x in [-PX, PX], y in [PY0, PY1] around the rank-suit midpoint.
+PX, PY0, PY1 = 1.15, -1.45, 1.3
+RANK_SIZE = (24, 32)   # (w, h) of the normalised rank glyph
+SUIT_SIZE = (24, 24)
+
+
+@dataclass
+class Analysis:
+    image: np.ndarray        # BGR working image
+    scale: float             # working / original
+    m: np.ndarray            # min channel, uint8
+    paper: np.ndarray        # bool
+    dark: np.ndarray         # float32 0..1 "ink darkness" relative to local paper
+    ink: np.ndarray          # bool
+    red: np.ndarray          # float32 0..1 redness of ink
+    sat: np.ndarray          # float32 0..1 saturation
+
+
+@dataclass
+class Glyph:
+    crop: np.ndarray         # float32, normalised size
+    aspect: float            # h / w in the upright patch
+    size: float              # height in units
+    red: float               # mean redness of its ink
+    sat: float               # mean saturation of its ink
+    mass: float              # ink fraction of its box
+
+
+@dataclass
+class Candidate:
+    centre: np.ndarray       # midpoint of rank and suit, working-image px
+    down: np.ndarray         # unit vector, card "down" in image coords
+    unit: float              # rank-suit centre distance, working px
+    rank: Glyph
+    suit: Glyph
+    corner: float            # 0..1, how much this looks like a card corner
+    box: tuple[float, float, float, float]  # index box in ORIGINAL image px (x0, y0, x1, y1)
+    comps: tuple[int, int]   # glyph component ids (rank, suit)
+
+
+def to_working(img: np.ndarray) -> tuple[np.ndarray, float]:
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    h, w = img.shape[:2]
+    s = min(1.0, MAX_SIDE / max(h, w))
+    if s < 1.0:
+        img = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    return img, s
+
+
+def _blur_small(x: np.ndarray, sigma: float, f: int = 4) -> np.ndarray:
+    """Gaussian blur with a large sigma, computed at 1/f resolution."""
+    h, w = x.shape[:2]
+    small = cv2.resize(x, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), max(sigma / f, 0.5))
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _remove_outlines(ink: np.ndarray, side: int) -> np.ndarray:
+    """Erase long thin straight strokes (printed card outlines, edges of overlapping
+    cards) so that glyphs printed close to them come apart from them."""
+    thin = ink & ~cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    L = max(40, int(side * 0.06))
+    lines = cv2.HoughLinesP(thin * 255, 1, np.pi / 180, threshold=int(L * 0.8),
+                            minLineLength=L, maxLineGap=3)
+    if lines is None:
+        return ink
+    erase = np.zeros_like(ink)
+    for x0, y0, x1, y1 in lines.reshape(-1, 4):
+        cv2.line(erase, (int(x0), int(y0)), (int(x1), int(y1)), 1, 3)
+    return ink & ~erase
+
+
+def analyse(image: np.ndarray) -> Analysis:
+    img, s = to_working(image)
+    b, g, r = cv2.split(img)
+    m = cv2.min(cv2.min(b, g), r)
+    M = cv2.max(cv2.max(b, g), r)
+    mf = m.astype(np.float32)
+    Mf = M.astype(np.float32)
+    sat = (Mf - mf) / (Mf + 1.0)
+    otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    thr = float(np.clip(otsu, 100, 190))
+    paper = (mf > thr) & (sat < 0.3)
+    pf = paper.astype(np.float32)
+    sigma = max(img.shape[:2]) / 80.0
+    num = _blur_small(mf * pf, sigma)
+    den = _blur_small(pf, sigma)
+    level = num / np.maximum(den, 1e-3)
+    near = den > 0.2
+    dark = np.clip(1.0 - mf / np.maximum(level, 1.0), 0.0, 1.0)
+    dark[~near] = 0.0
+    ink = dark > 0.28
+    # the felt (or a card back) around the cards is not ink: large non-paper areas,
+    # found after an erosion that cuts the thin strokes linking them to glyphs
+    nonpaper = cv2.erode((~paper).astype(np.uint8), np.ones((5, 5), np.uint8))
+    nn, nlab, nst, _ = cv2.connectedComponentsWithStats(nonpaper, connectivity=4)
+    if nn > 1:
+        lut = np.zeros(nn, np.uint8)
+        lut[1:] = nst[1:, 4] > 0.01 * nonpaper.size
+        exterior = cv2.dilate(lut[nlab], np.ones((7, 7), np.uint8))
+        ink &= exterior == 0
+    ink = _remove_outlines(ink.astype(np.uint8), max(img.shape[:2])).astype(bool)
+    rf = r.astype(np.float32)
+    red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
+    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat)
+
+
+# ----------------------------------------------------------------------------- glyphs
+
+def _filter_glyphs(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
+    x, y, w, h, area = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
+    H, W = a.ink.shape
+    big = max(H, W) * 0.12
+    keep = (area >= 10) & (np.maximum(w, h) >= 5) & (np.maximum(w, h) <= big) \
+        & (area >= 0.1 * w * h)
+    # must sit on paper: paper fraction of a ring around the box
+    pad = (np.maximum(w, h) * 0.45 + 2).astype(int)
+    x0 = np.clip(x - pad, 0, W); y0 = np.clip(y - pad, 0, H)
+    x1 = np.clip(x + w + pad, 0, W); y1 = np.clip(y + h + pad, 0, H)
+    outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    inner = ii[y + h, x + w] - ii[y, x + w] - ii[y + h, x] + ii[y, x]
+    ring_area = (x1 - x0) * (y1 - y0) - w * h
+    frac = (outer - inner) / np.maximum(ring_area, 1)
+    keep &= frac > 0.4
+    return keep
+
+
+def _glyph_components(a: Analysis):
+    """Glyph-sized ink components on paper: (stats, centres, ids).
+
+    Glyphs printed close to a card's outline stroke merge with it; such oversized,
+    thin components are eroded once and split, which frees the glyph.
+    """
+    ink8 = a.ink.astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink8, connectivity=8)
+    if n <= 1:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), np.zeros(0, int)
+    ii = cv2.integral(a.paper.astype(np.uint8))
+    st, ce, ids = stats[1:], cents[1:], np.arange(1, n)
+    keep = _filter_glyphs(a, st, ii)
+    H, W = a.ink.shape
+    w, h, area = st[:, 2], st[:, 3], st[:, 4]
+    bad = (~keep) & (area >= 40) & ((np.maximum(w, h) > max(H, W) * 0.12) | (area < 0.1 * w * h))
+    out_st, out_ce, out_ids = [st[keep]], [ce[keep]], [ids[keep]]
+    if bad.any():
+        lut = np.zeros(n, np.uint8)
+        lut[ids[bad]] = 1
+        mask = lut[labels]
+        er = cv2.erode(mask, np.ones((3, 3), np.uint8))
+        n2, _, st2, ce2 = cv2.connectedComponentsWithStats(er, connectivity=8)
+        if n2 > 1:
+            st2, ce2 = st2[1:].copy(), ce2[1:]
+            # undo the erosion in the box sizes
+            st2[:, 0] -= 1; st2[:, 1] -= 1; st2[:, 2] += 2; st2[:, 3] += 2
+            st2[:, 0:2] = np.maximum(st2[:, 0:2], 0)
+            st2[:, 2] = np.minimum(st2[:, 2], W - st2[:, 0])
+            st2[:, 3] = np.minimum(st2[:, 3], H - st2[:, 1])
+            k2 = _filter_glyphs(a, st2, ii)
+            out_st.append(st2[k2]); out_ce.append(ce2[k2]); out_ids.append(n + np.arange(n2 - 1)[k2])
+    return np.concatenate(out_st), np.concatenate(out_ce), np.concatenate(out_ids)
+
+
+def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
+                planes: list[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Warp planes so that the index is upright; returns patches and the 2x3 map."""
+    k = unit / UNIT  # working px per patch px
+    right = np.array([-down[1], down[0]])  # image x-axis of the card (down rotated -90deg)
+    # patch (u, v) -> image: centre + (u - u0) * k * right + (v - v0) * k * down
+    pw, ph = int(round(2 * PX * UNIT)), int(round((PY1 - PY0) * UNIT))
+    u0, v0 = PX * UNIT, -PY0 * UNIT
+    A = np.array([[k * right[0], k * down[0]], [k * right[1], k * down[1]]])
+    t = centre - A @ np.array([u0, v0])
+    M = np.hstack([A, t[:, None]])  # patch -> image
+    out = [cv2.warpAffine(p, M, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=0) for p in planes]
+    return out, M
+
+
+_LINE = int(1.9 * UNIT)
+_KH = cv2.getStructuringElement(cv2.MORPH_RECT, (_LINE, 1))
+_KV = cv2.getStructuringElement(cv2.MORPH_RECT, (1, _LINE))
+_K3V = np.ones((5, 1), np.uint8)
+_K3H = np.ones((1, 5), np.uint8)
+
+
+def _lines(ink: np.ndarray) -> np.ndarray:
+    """Long straight strokes near axis-aligned (card outlines) in an upright patch."""
+    hl = cv2.morphologyEx(cv2.dilate(ink, _K3V), cv2.MORPH_OPEN, _KH)
+    vl = cv2.morphologyEx(cv2.dilate(ink, _K3H), cv2.MORPH_OPEN, _KV)
+    return cv2.dilate(hl | vl, np.ones((3, 3), np.uint8))
+
+
+def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    c = p[y0:y1, x0:x1]
+    if c.size == 0:
+        return np.zeros((size[1], size[0]), np.float32)
+    return cv2.resize(c, size, interpolation=cv2.INTER_AREA)
+
+
+def _extract(a: Analysis, centre, down, unit):
+    """Cut rank and suit glyphs from an upright patch.  None when there is no layout."""
+    (dk, rd, st, pp), M = _warp_patch(a, centre, down, unit,
+                                       [a.dark, a.red, a.sat, a.paper.astype(np.float32)])
+    ink = (dk > 0.28).astype(np.uint8)
+    ink &= ~_lines(ink) & 1
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n <= 1:
+        return None
+    ph, pw = dk.shape
+    cx = PX * UNIT
+    suit_y = (0.5 - PY0) * UNIT
+    rank_y = (-0.5 - PY0) * UNIT
+    # suit: the component nearest the expected suit centre
+    d_s = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - suit_y) / UNIT
+    d_r = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - rank_y) / UNIT
+    js = int(np.argmin(d_s)) + 1
+    jr = int(np.argmin(d_r)) + 1
+    if d_s[js - 1] > 0.3 or d_r[jr - 1] > 0.45 or js == jr:
+        return None
+    sx, sy, sw, sh, _ = stats[js]
+    # rank: the nearest component plus side-by-side parts (e.g. "1" "0"), all above the suit
+    rx, ry, rw, rh, _ = stats[jr]
+    parts = [jr]
+    for j in range(1, n):
+        if j in (jr, js):
+            continue
+        x, y, w, h, area = stats[j]
+        if area < 4:
+            continue
+        ov = min(y + h, ry + rh) - max(y, ry)
+        if ov < 0.5 * min(h, rh):
+            continue
+        gap = max(x - (rx + rw), rx - (x + w))
+        ux0, ux1 = min(x, rx), max(x + w, rx + rw)
+        if (gap < 0.22 * rh and 0.55 * rh < h < 1.5 * rh and y + h <= sy + 2
+                and ux1 - ux0 < 1.5 * max(h, rh)):
+            parts.append(j)
+    xs = [stats[j, 0] for j in parts]; ys = [stats[j, 1] for j in parts]
+    xe = [stats[j, 0] + stats[j, 2] for j in parts]; ye = [stats[j, 1] + stats[j, 3] for j in parts]
+    rb = (min(xs), min(ys), max(xe), max(ye))
+    sb = (sx, sy, sx + sw, sy + sh)
+    if rb[3] > sb[1] + 0.25 * sh:  # rank must be above the suit
+        return None
+    rmask = np.isin(lab, parts)
+    smask = lab == js
+    rank_crop = _norm_crop(np.where(rmask, dk, 0).astype(np.float32), rb, RANK_SIZE)
+    suit_crop = _norm_crop(np.where(smask, dk, 0).astype(np.float32), sb, SUIT_SIZE)
+
+    def stats_of(mask):
+        w = dk[mask]
+        tot = float(w.sum()) + 1e-6
+        return float((rd[mask] * w).sum() / tot), float((st[mask] * w).sum() / tot)
+
+    r_red, r_sat = stats_of(rmask)
+    s_red, s_sat = stats_of(smask)
+    rank = Glyph(rank_crop, (rb[3] - rb[1]) / max(rb[2] - rb[0], 1), (rb[3] - rb[1]) / UNIT,
+                 r_red, r_sat, float(rmask.sum()) / max((rb[2] - rb[0]) * (rb[3] - rb[1]), 1))
+    suit = Glyph(suit_crop, (sb[3] - sb[1]) / max(sb[2] - sb[0], 1), (sb[3] - sb[1]) / UNIT,
+                 s_red, s_sat, float(smask.sum()) / max((sb[2] - sb[0]) * (sb[3] - sb[1]), 1))
+    # corner evidence: paper continues right of and below the index, and the card edge
+    # (end of paper, or an edge line) lies a little above and left of the rank.
+    top = int(max(rb[1] - 0.6 * UNIT, 0)); left = int(max(rb[0] - 0.6 * UNIT, 0))
+    above = pp[top:rb[1], rb[0]:rb[2]]
+    leftz = pp[rb[1]:rb[3], left:rb[0]]
+    g_above = np.abs(np.diff(dk[:rb[1] + 1, rb[0]:rb[2]], axis=0))
+    g_left = np.abs(np.diff(dk[rb[1]:rb[3], :rb[0] + 1], axis=1))
+    e_above = float(g_above.max(initial=0.0) if g_above.size else 0.0)
+    e_left = float(g_left.max(initial=0.0) if g_left.size else 0.0)
+    open_above = float(above.mean()) if above.size else 0.0
+    open_left = float(leftz.mean()) if leftz.size else 0.0
+    corner = float(np.clip(min(e_above + (1 - open_above), e_left + (1 - open_left)), 0, 1))
+    # centroids of rank group and suit in patch px, for axis refinement
+    rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
+    sc = np.array([cents[js, 0], cents[js, 1]])
+    return rank, suit, corner, rc, sc, M, (rb, sb)
+
+
+def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
+    st, ce, ids = _glyph_components(a)
+    n = len(ce)
+    if n < 2:
+        return []
+    size = np.maximum(st[:, 2], st[:, 3]).astype(np.float64)
+    d = np.hypot(ce[:, None, 0] - ce[None, :, 0], ce[:, None, 1] - ce[None, :, 1])
+    ssum = size[:, None] + size[None, :]
+    ratio = size[:, None] / size[None, :]          # rank / suit for (i=rank, j=suit)
+    ok = (d <= 0.85 * ssum) & (d >= 0.3 * ssum / 2) & (ratio > 0.45) & (ratio < 4.5)
+    np.fill_diagonal(ok, False)
+    ri, si = np.nonzero(ok)
+    if len(ri) > max_pairs:
+        order = np.argsort(d[ri, si] / ssum[ri, si])[:max_pairs]
+        ri, si = ri[order], si[order]
+    out: list[Candidate] = []
+    seen: list[tuple[float, float, float, float]] = []
+    for i, j in zip(ri, si):
+        cr, cs = ce[i], ce[j]
+        v = cs - cr
+        dist = float(np.hypot(*v))
+        res = _extract(a, (cr + cs) / 2, v / dist, dist)
+        if res is None:
+            continue
+        # refine the axis from the glyph groups' centres, once
+        rc, sc, M = res[3], res[4], res[5]
+        rimg = M[:, :2] @ rc + M[:, 2]
+        simg = M[:, :2] @ sc + M[:, 2]
+        v2 = simg - rimg
+        d2 = float(np.hypot(*v2))
+        if not (d2 > 0.5 * dist and abs(d2 - dist) < 0.6 * dist):
+            rimg, simg, d2 = cr, cs, dist
+        centre = (rimg + simg) / 2
+        down = (simg - rimg) / d2
+        key = (centre[0], centre[1], down[0], down[1])
+        if any(abs(k[0] - key[0]) < 0.15 * d2 and abs(k[1] - key[1]) < 0.15 * d2
+               and k[2] * key[2] + k[3] * key[3] > 0.995 for k in seen):
+            continue  # the same index reached from another pair (e.g. "1" and "0" of 10)
+        seen.append(key)
+        c = candidate_at(a, centre, down, d2, (int(ids[i]), int(ids[j])))
+        if c is not None:
+            out.append(c)
+    return out
+
+
+def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
+                 comps: tuple[int, int] = (-1, -1)) -> Candidate | None:
+    """The index candidate whose rank-suit midpoint, down vector and unit are given."""
+    res = _extract(a, centre, down, unit)
+    if res is None:
+        return None
+    rank, suit, corner, _, _, M, (rb, sb) = res
+    x0, y0 = min(rb[0], sb[0]), min(rb[1], sb[1])
+    x1, y1 = max(rb[2], sb[2]), max(rb[3], sb[3])
+    pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    img_pts = (pts @ M[:, :2].T + M[:, 2]) / a.scale
+    bx0, by0 = img_pts.min(axis=0)
+    bx1, by1 = img_pts.max(axis=0)
+    return Candidate(np.asarray(centre, np.float64), np.asarray(down, np.float64), float(unit),
+                     rank, suit, corner, (float(bx0), float(by0), float(bx1), float(by1)), comps)
+
+
+# ----------------------------------------------------------------------------- faces
+
+def face_regions(a: Analysis) -> list[dict]:
+    """Paper regions that look like card faces: card-sized, with glyph-like ink on them.
+
+    Used for the "cards shown" signal, which must hold even when glare or a thumb stops
+    the index from being read.  Card backs (patterned, not paper) and felt do not qualify.
+    """
+    H, W = a.paper.shape
+    paper8 = a.paper.astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(paper8, connectivity=8)
+    out = []
+    min_area = 0.006 * H * W
+    for j in range(1, n):
+        x, y, w, h, area = stats[j]
+        if area < min_area:
+            continue
+        blob = (lab[y:y + h, x:x + w] == j)
+        filled_mask = blob.astype(np.uint8)
+        cnts, _ = cv2.findContours(filled_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull_area = sum(cv2.contourArea(cv2.convexHull(c)) for c in cnts)
+        solidity = area / max(hull_area, 1.0)
+        # ink inside the blob's hull, on paper
+        ink = a.ink[y:y + h, x:x + w]
+        fill = np.zeros_like(filled_mask)
+        cv2.drawContours(fill, [cv2.convexHull(c) for c in cnts], -1, 1, -1)
+        inside = fill.astype(bool)
+        ink_frac = float(ink[inside].mean()) if inside.any() else 0.0
+        out.append(dict(box=(int(x), int(y), int(w), int(h)), area=int(area),
+                        solidity=float(solidity), ink=ink_frac))
+    return out
