@@ -1,0 +1,156 @@
+"""The wire protocol in one place: every command, every event and every feed message,
+each with a JSON Schema. ``docs/api.md`` is generated from this module
+(``python -m broadcast.views.protocol > docs/api.md``) and a test keeps it current."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from typing import Any
+
+from ..engine.commands import BETTING_ACTIONS, COMMAND_TYPES
+from ..engine.events import EVENT_TYPES
+
+CARD = {"type": "string", "pattern": "^([2-9TJQKA][cdhs]|\\?\\?)$", "description": "rank then suit, e.g. As, Td; ?? unknown"}
+KNOWN_CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}
+SEAT = {"type": "integer", "minimum": 1, "maximum": 10}
+CHIPS = {"type": "integer", "minimum": 1}
+TEXT = {"type": "string", "minLength": 1}
+
+# type -> (desk(s) that may send it, description, properties, required)
+COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
+    "start_hand": ("dealer", "Shuffle up and deal; blinds and big-blind ante are posted automatically. `button` only for the first hand (the draw).",
+                   {"button": SEAT}, []),
+    "hole_cards": ("dealer, secure, camera (inbox)", "A seat's hole cards as known now (tabled cards at showdown; camera reads; secure corrections).",
+                   {"seat": SEAT, "cards": {"type": "array", "items": CARD, "minItems": 2, "maxItems": 4},
+                    "source": TEXT}, ["seat", "cards"]),
+    "board": ("dealer", "Flop (3 cards), turn or river (1 card). The burn is recorded as ??.",
+              {"cards": {"type": "array", "items": KNOWN_CARD, "minItems": 1, "maxItems": 3}}, ["cards"]),
+    "fold": ("dealer", "Fold.", {"seat": SEAT, "out_of_turn": {"type": "boolean"}}, ["seat"]),
+    "check": ("dealer", "Check.", {"seat": SEAT, "out_of_turn": {"type": "boolean"}}, ["seat"]),
+    "call": ("dealer", "Call (all-in if the stack is short).", {"seat": SEAT, "out_of_turn": {"type": "boolean"}}, ["seat"]),
+    "bet": ("dealer", "Bet `amount` (the seat's total on the street).", {"seat": SEAT, "amount": CHIPS, "out_of_turn": {"type": "boolean"}}, ["seat", "amount"]),
+    "raise": ("dealer", "Raise to `amount` (the seat's total on the street).", {"seat": SEAT, "amount": CHIPS, "out_of_turn": {"type": "boolean"}}, ["seat", "amount"]),
+    "allin": ("dealer", "All-in: the whole stack.", {"seat": SEAT, "out_of_turn": {"type": "boolean"}}, ["seat"]),
+    "chips": ("dealer", "What physically happened: the chips pushed out (values) and any declaration; the engine rules on it (oversized chip, multiple chips, half-bet raising, undercall...).",
+              {"seat": SEAT, "chips": {"type": "array", "items": CHIPS}, "declared": {"enum": ["", "call", "raise", "bet", "allin"]},
+               "amount": CHIPS}, ["seat"]),
+    "conditional": ("dealer", "A conditional statement, recorded and flagged.", {"seat": SEAT, "text": TEXT}, ["seat", "text"]),
+    "undo": ("dealer", "Undo the last action or board card of the hand (a correcting event).", {"reason": {"type": "string"}}, []),
+    "misdeal": ("dealer, td", "Declare a misdeal before substantial action: an exact re-play.", {"reason": TEXT}, ["reason"]),
+    "kill_hand": ("td", "The floor kills a seat's hand.", {"seat": SEAT, "reason": TEXT}, ["seat", "reason"]),
+    "penalty": ("td", "Issue a penalty from the ledger to a player (stable id).",
+                {"player": TEXT, "kind": {"enum": ["verbal_warning", "missed_hands", "missed_orbits", "dead_hand", "elimination",
+                                                   "disqualification", "event_ban", "all_events_exclusion"]},
+                 "count": {"type": "integer", "minimum": 0}, "reason": TEXT, "rule": {"type": "string"}}, ["player", "kind", "reason"]),
+    "set_level": ("td", "Move to a blind level; it applies from the next hand.", {"level": {"type": "integer", "minimum": 1}}, ["level"]),
+}
+
+FEED_MESSAGE = {
+    "type": "object",
+    "required": ["type", "feed", "table", "seq", "ts", "hand", "hand_complete", "seats", "board"],
+    "properties": {
+        "type": {"const": "view"},
+        "feed": {"enum": ["public", "commentary", "live", "secure"]},
+        "table": TEXT,
+        "seq": {"type": "integer", "minimum": 0, "description": "the journal sequence this view reflects"},
+        "ts": {"type": "integer", "description": "that event's Redis time, ms since the epoch UTC"},
+        "hand": {"type": ["integer", "null"]},
+        "hand_complete": {"type": "boolean"},
+        "board": {"type": "array", "items": KNOWN_CARD},
+        "seats": {"type": "array", "items": {"type": "object", "required": ["seat", "name", "stack", "hole_cards"],
+                                             "properties": {"hole_cards": {"type": "array", "items": CARD}}}},
+    },
+}
+
+FEEDS = {
+    "public": "On air, delayed by D. Hole cards only once their hand ended live.",
+    "commentary": "The public view plus `history` (the hand's actions), delayed.",
+    "live": "Dealer console, rep and TD: live, never a hole card (`??`), with `legal`, `needs_board`, `awaiting_cards`, `rulings` and a per-seat `cards_seen` light.",
+    "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
+}
+
+REFUSAL = {
+    "type": "object",
+    "required": ["error", "field", "message"],
+    "properties": {"error": TEXT, "field": {"type": ["string", "null"]}, "message": TEXT},
+}
+
+
+def command_schema(kind: str) -> dict[str, Any]:
+    """JSON Schema of one command (``id`` is the client-chosen command id, optional)."""
+    _, description, props, required = COMMANDS[kind]
+    return {
+        "type": "object",
+        "description": description,
+        "required": ["type", *required],
+        "properties": {"type": {"const": kind}, "id": {"type": "string", "minLength": 1, "maxLength": 100}, **props},
+        "additionalProperties": False,
+    }
+
+
+def _json_type(tp: Any) -> dict[str, Any]:
+    origin = typing.get_origin(tp)
+    if tp in (int,):
+        return {"type": "integer"}
+    if tp in (str,):
+        return {"type": "string"}
+    if tp in (bool,):
+        return {"type": "boolean"}
+    if origin is tuple:
+        return {"type": "array"}
+    if origin is dict or tp is dict:
+        return {"type": "object"}
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        types = [_json_type(a).get("type") for a in typing.get_args(tp)]
+        return {"type": [t if t else "null" for t in types]}
+    if tp is type(None):
+        return {}
+    return {"type": "object"}
+
+
+def event_schema(kind: str) -> dict[str, Any]:
+    """JSON Schema of one journal event, derived from its dataclass."""
+    cls = EVENT_TYPES[kind]
+    hints = typing.get_type_hints(cls)
+    props: dict[str, Any] = {"type": {"const": kind}}
+    required = ["type"]
+    for f in dataclasses.fields(cls):
+        props[f.name] = _json_type(hints[f.name])
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:  # type: ignore[misc]
+            required.append(f.name)
+    return {"type": "object", "description": (cls.__doc__ or "").strip(), "required": required, "properties": props}
+
+
+def render_markdown() -> str:
+    """``docs/api.md``."""
+    out = ["# TV Table API", "",
+           "Generated from `broadcast/views/protocol.py` (`python -m broadcast.views.protocol > docs/api.md`).", "",
+           "## Commands", "",
+           "`POST /api/v1/tables/{table}/commands` with a JSON body, or an entry `c=<json>` on the table's inbox stream. "
+           "`id` is chosen by the client: a retry with the same id is applied at most once. Success: "
+           '`{"accepted": true, "seqs": [...], "duplicate": false}`. Refusal: HTTP 422 (400 for bad JSON) with the '
+           "refusal object below, whose `message` names the rule and the legal range.", ""]
+    for kind in COMMAND_TYPES:
+        desks, description, _, _ = COMMANDS[kind]
+        out += [f"### `{kind}`", "", description, "", f"Desk: {desks}.", "", "```json",
+                json.dumps(command_schema(kind), indent=2), "```", ""]
+    out += ["### Refusal", "", "```json", json.dumps(REFUSAL, indent=2), "```", "", "## Journal events", "",
+            "Each journal entry is an envelope `{seq, ts, delay_ms, command_id, event}`; its hash is SHA-256 over the "
+            "previous hash and the envelope's RFC 8785 canonical JSON.", ""]
+    for kind in EVENT_TYPES:
+        out += [f"### `{kind}`", "", "```json", json.dumps(event_schema(kind), indent=2), "```", ""]
+    out += ["## Feeds", "", "WebSocket `/ws/v1/{feed}?table=ID[&after=SEQ]`: a snapshot on connect, then updates; "
+            "`after` resumes without a gap.", ""]
+    for feed, text in FEEDS.items():
+        out.append(f"- `{feed}`: {text}")
+    out += ["", "Every view message:", "", "```json", json.dumps(FEED_MESSAGE, indent=2), "```", ""]
+    return "\n".join(out)
+
+
+assert set(COMMANDS) == set(COMMAND_TYPES), "every command type needs its schema here"
+assert set(BETTING_ACTIONS) <= set(COMMANDS)
+
+if __name__ == "__main__":
+    print(render_markdown(), end="")
