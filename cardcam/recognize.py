@@ -67,7 +67,35 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None)
         Pr, Ps = profile.adjust(X, Pr, Ps)
         threshold = profile.threshold
     reads = classify.decide(cands, Pr, Ps, threshold)
+    reads = [_stable(a, r, model, profile, threshold) if r.card != UNKNOWN else r for r in reads]
     return a, cands, reads
+
+
+#: Test-time jitters (degrees, scale): a sure read must survive all of them.
+JITTERS = ((4.0, 1.0), (-4.0, 1.0), (0.0, 0.92), (0.0, 1.08))
+
+
+def _stable(a, r, model, profile, threshold):
+    """Re-read an asserted candidate at small rotations/scales; any disagreement -> ??."""
+    c = r.cand
+    feats = []
+    for deg, sc in JITTERS:
+        t = np.radians(deg)
+        R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        j = detect.candidate_at(a, c.centre, R @ c.down, c.unit * sc, c.comps)
+        if j is None:
+            continue
+        feats.append((j, classify.features(j)))
+    if len(feats) < len(JITTERS) - 1:
+        return classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, c)
+    X = np.stack([f for _, f in feats])
+    Pr, Ps = model.rank.proba(X), model.suit.proba(X)
+    if profile is not None:
+        Pr, Ps = profile.adjust(X, Pr, Ps)
+    again = classify.decide([j for j, _ in feats], Pr, Ps, threshold * 0.9)
+    if any(q.card != r.card for q in again):
+        return classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, c)
+    return r
 
 
 def _near(r1, r2) -> bool:
