@@ -212,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="machine-readable output")
     verify.set_defaults(func=cmd_audit_verify)
 
+    from .equity_cli import add_parser as add_equity
+
+    add_equity(sub)
     try:
         from cardcam.cli import add_parser as add_cardcam
     except ImportError:
