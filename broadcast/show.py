@@ -67,6 +67,9 @@ class ShowRuntime:
         for warning in await check_persistence(self.redis, allow_unsafe=self.show.allow_unsafe_redis):
             log.warning("%s", warning)
         log.info("using %s", where)
+        from .equity import prepare
+
+        await asyncio.to_thread(prepare)  # the equity tables, built once so the first all-in airs at once
         key = load_or_create_key(self.data_dir)
         for table in self.show.tables:
             core = TableCore(self.redis, table, self.show.levels, key, delay_s=self.delay(table.id))

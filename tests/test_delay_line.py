@@ -103,3 +103,45 @@ def test_after_a_restart_overdue_records_go_out_at_once_in_order():
     fresh.commit(out)
     assert [m[0] for m in out.messages] == [2, 3]
     assert first and first[-1]["seq"] == 1
+
+
+def test_equity_goes_on_air_only_with_the_hole_cards_and_only_when_every_live_hand_is_known():
+    show = Show(delay_ms=1000)
+    show.cmd({"type": "start_hand", "button": 3}, ts=1000)
+    show.cmd({"type": "hole_cards", "seat": 1, "cards": "AsAh"}, ts=1100)
+    show.cmd({"type": "hole_cards", "seat": 2, "cards": "KsKd"}, ts=1100)
+    show.cmd({"type": "hole_cards", "seat": 3, "cards": "2c7d"}, ts=1100)
+    show.cmd({"type": "fold", "seat": 3}, ts=2000)
+    hidden = show.release(3500)
+    assert all(m["equity"] is None for m in hidden)
+    show.cmd({"type": "call", "seat": 1}, ts=4000)
+    show.cmd({"type": "check", "seat": 2}, ts=4000)
+    show.cmd({"type": "board", "cards": "2h7s9c"}, ts=4100)
+    show.cmd({"type": "allin", "seat": 1}, ts=4200)
+    show.cmd({"type": "fold", "seat": 2}, ts=4300)  # the hand ends live
+    aired = show.release(5050)
+    preflop = [m for m in aired if m["equity"] and not m["board"]]
+    assert preflop and preflop[-1]["equity"]["seats"] == {"1": 81.95, "2": 18.05}
+
+
+def test_commentary_gets_true_outs_without_the_mucked_cards():
+    show = Show(delay_ms=1000)
+    show.cmd({"type": "start_hand", "button": 3}, ts=1000)
+    for seat, cards in ((1, "AsAh"), (2, "KsKd"), (3, "Kc2c")):
+        show.cmd({"type": "hole_cards", "seat": seat, "cards": cards}, ts=1100)
+    show.cmd({"type": "fold", "seat": 3}, ts=1200)
+    show.cmd({"type": "call", "seat": 1}, ts=1300)
+    show.cmd({"type": "check", "seat": 2}, ts=1300)
+    show.cmd({"type": "board", "cards": "2h7s9c"}, ts=1400)
+    show.cmd({"type": "check", "seat": 1}, ts=1500)
+    show.cmd({"type": "check", "seat": 2}, ts=1500)
+    show.cmd({"type": "board", "cards": "3d"}, ts=1600)
+    show.cmd({"type": "check", "seat": 1}, ts=1700)
+    show.cmd({"type": "check", "seat": 2}, ts=1700)
+    show.cmd({"type": "board", "cards": "4d"}, ts=1800)
+    show.cmd({"type": "check", "seat": 1}, ts=1900)
+    show.cmd({"type": "check", "seat": 2}, ts=1900)  # showdown: the hand ends live
+    out = show.line.due(10_000)
+    turn = [c for _, _, c in out.messages if len(c["board"]) == 4 and c["equity"]]
+    # The last king is mucked (seat 3 folded Kc): only Kh... wait, Kh is live; the true outs leave out Kc.
+    assert turn and turn[-1]["equity"]["outs"]["2"] == ["Kh"]

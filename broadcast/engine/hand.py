@@ -148,7 +148,7 @@ class Hand:
 
     @property
     def board(self) -> tuple[str, ...]:
-        return tuple(str(c) for street in self.pk.board_cards for c in street)
+        return tuple(f"{c.rank.value}{c.suit.value}" for street in self.pk.board_cards for c in street)
 
     @property
     def actor(self) -> int | None:

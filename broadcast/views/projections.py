@@ -12,7 +12,10 @@ Every view carries ``seq``, ``ts``, ``hand`` and ``hand_complete``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
+
+from ..equity import EquityInputError, equity, outs
 
 from ..engine.cards import UNKNOWN
 from ..engine.events import ActionTaken, BoardDealt
@@ -137,6 +140,43 @@ def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
     return view
 
 
+@lru_cache(maxsize=512)
+def _exact(hands: tuple[tuple[str, ...], ...], board: tuple[str, ...], dead: tuple[str, ...], game: str, with_outs: bool):
+    try:
+        result = equity(hands, board, dead, game=game)
+    except EquityInputError:
+        return None, None
+    if not result.exact:
+        return "over budget", None
+    found = outs(hands, board, dead, game=game) if with_outs and len(board) in (3, 4) else None
+    return result.equities, found
+
+
+def _equities(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, true_outs: bool) -> dict[str, Any] | None:
+    """Exact equity per live seat, only when every live hand is known (never Monte Carlo).
+
+    ``true_outs`` (commentary) also removes the known mucked cards and lists outs."""
+    hand = state.hand
+    if hand is None or hole is None or hand.ended:
+        return None
+    live = [seat for seat in hand.seats if hand.in_hand(seat)]
+    cards = [tuple(hole.get(seat, ())) for seat in live]
+    if len(live) < 2 or any(not c or "??" in c for c in cards):
+        return None
+    dead: tuple[str, ...] = ()
+    if true_outs:
+        dead = tuple(c for seat in hand.seats if seat not in live for c in hole.get(seat, ()) if c != "??")
+    shares, found = _exact(tuple(cards), tuple(hand.board), dead, state.game, true_outs)
+    if shares is None:
+        return None
+    if shares == "over budget":
+        return {"exact": False, "note": "no exact figure within budget"}
+    out: dict[str, Any] = {"exact": True, "seats": {str(seat): round(share * 100, 2) for seat, share in zip(live, shares)}}
+    if found is not None:
+        out["outs"] = {str(seat): list(o) for seat, o in zip(live, found)}
+    return out
+
+
 def public_view(
     state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None, feed: str = "public"
 ) -> dict[str, Any]:
@@ -145,6 +185,7 @@ def public_view(
     view.update(_table(state))
     view["seats"] = _seats(state, hole, lights=False)
     view["results"] = _results(state, hole is not None)
+    view["equity"] = _equities(state, hole, true_outs=feed == "commentary")
     return view
 
 

@@ -100,16 +100,46 @@ async def state(request: web.Request) -> web.Response:
     return web.Response(text=backlog[-1][1], content_type="application/json")
 
 
+# Which desk may enter which command (DESIGN.md's matrix: dealer commands, tournament
+# controls, and the secure card room's card entry).
+TD_COMMANDS = {"set_level", "penalty", "kill_hand", "misdeal"}
+SECURE_COMMANDS = {"hole_cards"}
+
+
+def command_rows(kind: object) -> tuple[str, ...]:
+    rows = ["dealer_commands"] if kind not in ("set_level", "penalty", "kill_hand") else []
+    if kind in TD_COMMANDS:
+        rows.append("td_commands")
+    if kind in SECURE_COMMANDS:
+        rows.append("secure")
+    return tuple(rows)
+
+
 async def commands(request: web.Request) -> web.Response:
-    caller = request.app[GATE].check(request, "dealer_commands")
+    gate = request.app[GATE]
     core = _table(request)
     try:
         data = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
+        gate.check(request, "dealer_commands")
         return error(400, "the command is not valid JSON", field="body", code="bad_command")
     if not isinstance(data, dict):
+        gate.check(request, "dealer_commands")
         return error(400, "a command must be a JSON object", field="body", code="bad_command")
-    result = await core.submit(data, person=caller.name, command_id=data.get("id"))
+    rows = command_rows(data.get("type"))
+    caller, denied = None, None
+    for row in rows:
+        try:
+            caller = gate.check(request, row)
+            break
+        except Denied as exc:
+            denied = denied if denied and denied.status == 401 else exc
+    if caller is None:
+        raise denied or Denied(403, "no desk may enter that command")
+    if caller.role == "secure":
+        await audit(request.app[RUNTIME].redis, person=caller.name, role=caller.role, action=f"entered {data.get('type')}",
+                    table=core.table, detail=f"seat {data.get('seat')}")
+    result = await core.submit(data, person=f"{caller.name} ({caller.role})", command_id=data.get("id"))
     return web.json_response(result.to_dict())
 
 

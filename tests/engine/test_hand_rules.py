@@ -117,6 +117,7 @@ def test_showdown_awards_the_pot_to_the_best_tabled_hand():
             {"type": "board", "cards": "3c8d9s"}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2},
             {"type": "board", "cards": "Jc"}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2},
             {"type": "board", "cards": "2d"}, {"type": "check", "seat": 1})
+    assert s.hand.board == ("3c", "8d", "9s", "Jc", "2d")  # cards as two characters, everywhere
     evs = events(s, {"type": "check", "seat": 2})
     ended = evs[-1]
     assert isinstance(ended, HandEnded)
@@ -185,6 +186,10 @@ def test_a_card_already_in_another_hand_is_refused_without_naming_it():
     with pytest.raises(CardConflict) as err:
         events(s, {"type": "hole_cards", "seat": 2, "cards": "AsKd"})
     assert "As" not in str(err.value) and "camera check" in str(err.value)
+    s = run(s, {"type": "fold", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "board", "cards": "2c7d9h"})
+    with pytest.raises(CardConflict):
+        events(s, {"type": "hole_cards", "seat": 2, "cards": "7dKd"})  # a board card cannot be in a hand
 
 
 def test_hole_cards_may_be_unknown():
