@@ -186,7 +186,7 @@ def test_a_card_already_in_another_hand_is_refused_without_naming_it():
     with pytest.raises(CardConflict) as err:
         events(s, {"type": "hole_cards", "seat": 2, "cards": "AsKd"})
     assert "As" not in str(err.value) and "camera check" in str(err.value)
-    s = run(s, {"type": "fold", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2},
+    s = run(s, {"type": "fold", "seat": 1}, {"type": "call", "seat": 2}, {"type": "check", "seat": 3},
             {"type": "board", "cards": "2c7d9h"})
     with pytest.raises(CardConflict):
         events(s, {"type": "hole_cards", "seat": 2, "cards": "7dKd"})  # a board card cannot be in a hand
