@@ -9,7 +9,6 @@ missing journal or bad arguments.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
