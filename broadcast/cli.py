@@ -164,7 +164,7 @@ async def _audit_verify(args) -> int:
         results = [await verify_table(client, t, load_key(data_dir)) for t in tables]
     finally:
         await client.aclose()
-        if embedded is not None:
+        if embedded is not None and not embedded.adopted:  # never stop a live show's Redis
             await asyncio.to_thread(embedded.stop)
     ok = bool(results) and all(r.ok for r in results)
     if args.json:
@@ -213,8 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=cmd_audit_verify)
 
     from .equity_cli import add_parser as add_equity
+    from .phh_cli import add_parser as add_phh
 
     add_equity(sub)
+    add_phh(sub)
     try:
         from cardcam.cli import add_parser as add_cardcam
     except ImportError:

@@ -204,7 +204,8 @@ class Hand:
         i = self.index(seat)
         if self.pk.actor_index != i or not self.pk.can_complete_bet_or_raise_to():
             return None
-        top = self.pk.bets[i] + self.pk.stacks[i]
+        # The most is the stack, or the pot in pot-limit Omaha: PokerKit knows both.
+        top = min(self.pk.bets[i] + self.pk.stacks[i], self.pk.max_completion_betting_or_raising_to_amount or 0)
         low = max(self.pk.min_completion_betting_or_raising_to_amount or 0, _rulebook_min_raise(self))
         return (min(low, top), top)
 

@@ -335,7 +335,11 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
         why = "betting is not reopened to them" if to_call else "they cannot bet"
         raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {why}; they may call or fold", field="amount")
     low, high = legal
+    if action == "allin" and high < top:
+        amount = high  # pot limit: "all-in" is as much as the pot allows
     if amount > high:
+        if high < top:
+            raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: the pot limit is {chips(high)}", field="amount")
         raise IllegalAction(
             f"seat {seat} cannot {verb} {chips(amount)}: they have only {chips(high)} in total (all-in is {chips(high)})",
             field="amount",
@@ -344,7 +348,7 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
         word = "minimum raise is to" if verb == "raise to" else "minimum bet is"
         raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {word} {chips(low)}", field="amount")
     kind = "raise" if verb == "raise to" else "bet"
-    return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == high)
+    return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == top)
 
 
 def situation(hand: Hand, seat: int) -> Situation:

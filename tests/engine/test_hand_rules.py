@@ -336,3 +336,12 @@ def test_out_of_turn_action_is_returned_when_the_action_changed():
     assert [e.type for e in evs] == ["ActionTaken", "OutOfTurnReturned"]
     s = run(s, {"type": "raise", "seat": 4, "amount": 1200})
     assert s.hand.actor == 1 and s.pending == ()  # options restored: seat 1 acts afresh
+
+
+def test_pot_limit_omaha_refuses_a_raise_above_the_pot_stating_the_limit():
+    s = run(table(game="plo", levels=((200, 400, 0),)), {"type": "start_hand", "button": 3})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "raise", "seat": 3, "amount": 5000})
+    assert str(err.value) == "seat 3 cannot raise to 5,000: the pot limit is 1,400"
+    (taken,) = events(s, {"type": "allin", "seat": 3})
+    assert (taken.action, taken.amount, taken.all_in) == ("raise", 1400, False)
