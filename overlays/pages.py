@@ -47,6 +47,10 @@ def _table_id(request: web.Request, tables: list[dict]) -> str:
     return wanted
 
 
+def _name(tables: list[dict], table: str) -> str:
+    return next(t["name"] for t in tables if t["id"] == table)
+
+
 async def login_page(request: web.Request) -> web.Response:
     return render("login.html", next=_safe_next(request.query.get("next")) or "", error=None)
 
@@ -66,7 +70,7 @@ async def login_submit(request: web.Request) -> web.Response:
     target = _safe_next(str(form.get("next", ""))) or HOME.get(caller.role, "/overlay/table")
     response = web.HTTPSeeOther(target)
     response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure)
-    return response
+    raise response
 
 
 async def logout(request: web.Request) -> web.Response:
@@ -74,7 +78,7 @@ async def logout(request: web.Request) -> web.Response:
 
     response = web.HTTPSeeOther("/login")
     response.del_cookie(COOKIE, path="/")
-    return response
+    raise response
 
 
 async def overlay_table(request: web.Request) -> web.Response:
@@ -86,7 +90,8 @@ async def overlay_table(request: web.Request) -> web.Response:
     table = _table_id(request, tables)
     snapshot = await runtime.backlog("public", table, None)
     first = json.loads(snapshot[-1][1]) if snapshot else None
-    return render("overlay_table.html", table=table, view=first, view_json=json.dumps(first))
+    return render("overlay_table.html", table=table, table_name=_name(tables, table), show_name=runtime.show.name,
+                  view=first, view_json=json.dumps(first))
 
 
 async def console(request: web.Request) -> web.Response:
@@ -98,8 +103,8 @@ async def console(request: web.Request) -> web.Response:
     table = _table_id(request, tables)
     view = runtime.cores[table].view("live")
     can_act = caller.role == "dealer"
-    return render("console.html", table=table, tables=tables, view=view, view_json=json.dumps(view),
-                  caller=caller, can_act=can_act)
+    return render("console.html", table=table, table_name=_name(tables, table), tables=tables, view=view,
+                  view_json=json.dumps(view), caller=caller, can_act=can_act)
 
 
 async def index(request: web.Request) -> web.Response:

@@ -1,28 +1,48 @@
-// Shared helpers for pages: card faces, chip amounts, flags. No build step.
-const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+// Shared helpers for pages: card faces, chip amounts, feeds. No build step.
+export const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+export const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const RANK_NAME = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 
 export function chips(n) {
   return Number(n || 0).toLocaleString("en-US");
 }
 
-export function cardEl(code) {
+// "A face card": <span class="card s" data-card="As"><b class="rank">A</b><i class="suit">♠</i></span>.
+// Unknown or hidden cards ("??") are a card back, data-card="??".
+export function cardEl(code, extra = "") {
   const el = document.createElement("span");
   if (!code || code === "??") {
-    el.className = "card unknown";
-    el.textContent = "??";
+    el.className = `card back ${extra}`.trim();
     el.dataset.card = "??";
+    el.setAttribute("aria-label", "hidden card");
     return el;
   }
-  el.className = `card ${code[1]}`;
-  el.textContent = `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]] || code[1]}`;
+  const rank = RANK_NAME[code[0]] || code[0];
+  const suit = code[1];
+  el.className = `card face ${suit} ${extra}`.trim();
   el.dataset.card = code;
+  el.setAttribute("aria-label", `${rank} of ${SUIT_NAME[suit] || suit}`);
+  const r = document.createElement("b");
+  r.className = "rank";
+  r.textContent = rank;
+  const s = document.createElement("i");
+  s.className = "suit";
+  s.textContent = SUIT_SYMBOL[suit] || suit;
+  el.append(r, s);
   return el;
 }
 
-export function flag(country) {
-  if (!country || country.length !== 2) return "";
-  const base = 0x1f1e6;
-  return String.fromCodePoint(...[...country.toUpperCase()].map((c) => base + c.charCodeAt(0) - 65));
+// Text form for desks: "A♠ K♦".
+export function cardText(code) {
+  if (!code || code === "??") return "??";
+  return `${RANK_NAME[code[0]] || code[0]}${SUIT_SYMBOL[code[1]] || code[1]}`;
+}
+
+export function actionText(a) {
+  if (!a) return "";
+  if (a.all_in) return "all-in";
+  if (["bet", "raise", "call"].includes(a.action)) return `${a.action === "raise" ? "raise to" : a.action} ${chips(a.amount)}`;
+  return a.action;
 }
 
 // A socket that resumes with ?after=SEQ and keeps the last state on screen while down.

@@ -1,96 +1,349 @@
 // The dealer console: live feed in, commands out. It shows what is legal, but the
-// dealer can always enter what physically happened; the engine rules on it.
-import { chips, follow } from "./cards.js";
+// dealer can always enter what physically happened; the engine rules on it. The live
+// feed never carries a hole card, so this page never holds one.
+import { actionText, cardEl, chips, follow } from "./cards.js";
 
 const root = document.getElementById("console");
 const table = root.dataset.table;
 const canAct = root.dataset.canAct === "yes";
-let view = JSON.parse(document.getElementById("first-view").textContent);
+const $ = (id) => document.getElementById(id);
+let view = JSON.parse($("first-view").textContent);
+let pinnedSeat = null; // a seat the dealer picked by hand; otherwise the seat to act
 let counter = 0;
+
+const STREET = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River" };
+const BOARD_STREET = { 0: "flop", 3: "turn", 4: "river" };
+const CAMERA = { all: "read", some: "partly read", none: "not read" };
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function seatName(v, seat) {
+  const s = v.seats.find((x) => x.seat === seat);
+  return s ? s.name : `seat ${seat}`;
+}
+
+function winners(v) {
+  const won = {};
+  for (const pot of (v.results && v.results.pots) || []) {
+    for (const [seat, amount] of Object.entries(pot.winners)) won[seat] = (won[seat] || 0) + amount;
+  }
+  return won;
+}
+
+function currentSeat(v) {
+  if (pinnedSeat !== null) return pinnedSeat;
+  return v.legal ? v.legal.seat : null;
+}
+
+function renderBanner(v) {
+  const banner = $("banner");
+  let kind = "idle", main = "", sub = "";
+  if (v.hand === null) {
+    main = "Ready to deal";
+    sub = "Start hand 1 when the cards are in the air.";
+  } else if (v.hand_complete) {
+    kind = "done";
+    main = `Hand ${v.hand} complete`;
+    sub = Object.entries(winners(v)).map(([seat, amount]) => `${seatName(v, Number(seat))} wins ${chips(amount)}`).join(" · ")
+      || "Start the next hand when the cards are in the air.";
+  } else if (v.legal) {
+    kind = "turn";
+    const l = v.legal;
+    main = `Seat ${l.seat} · ${seatName(v, l.seat)} to act`;
+    const parts = [];
+    if (l.call) parts.push(`${chips(l.call)} to call`); else parts.push("may check");
+    const range = l.raise || l.bet;
+    if (range) parts.push(`${l.raise ? "raise to" : "bet"} ${chips(range[0])} – ${chips(range[1])}`);
+    else if (l.call) parts.push("no raise possible");
+    sub = parts.join(" · ");
+  } else if (v.needs_board) {
+    kind = "deal";
+    main = `Deal the ${BOARD_STREET[v.board.length] || "board"}`;
+    sub = `${v.needs_board} card${v.needs_board > 1 ? "s" : ""}, then enter ${v.needs_board > 1 ? "them" : "it"} under Cards.`;
+  } else if (v.awaiting_cards && v.awaiting_cards.length) {
+    kind = "deal";
+    main = "Showdown: enter the tabled cards";
+    sub = `Seat ${v.awaiting_cards.join(", ")}`;
+  } else {
+    main = `Hand ${v.hand}`;
+  }
+  banner.className = `banner ${kind}`;
+  $("banner-main").textContent = main;
+  $("banner-sub").textContent = sub;
+}
+
+function renderFacts(v) {
+  $("hand").textContent = v.hand ?? "–";
+  $("street").textContent = v.hand === null ? "–" : v.hand_complete ? "Complete" : (STREET[v.street] || "–");
+  $("level").textContent = v.level;
+  const b = v.blinds;
+  $("blinds").textContent = b ? `${chips(b.small_blind)}/${chips(b.big_blind)}${b.ante ? ` · ante ${chips(b.ante)}` : ""}` : "";
+  $("pot").textContent = chips(v.pot);
+  const board = $("board");
+  const cards = v.board.map((c) => cardEl(c, "mini"));
+  while (cards.length < 5) cards.push(el("span", "card mini slot"));
+  board.replaceChildren(...cards);
+}
+
+function renderSeats(v) {
+  const won = winners(v);
+  const picked = currentSeat(v);
+  $("seats").querySelector("tbody").replaceChildren(...v.seats.map((s) => {
+    const tr = el("tr");
+    tr.dataset.seat = s.seat;
+    const folded = s.last_action && s.last_action.action === "fold";
+    if (!v.hand_complete && v.actor === s.seat) tr.classList.add("actor");
+    if (folded || (s.dealt_in && !s.in_hand && !v.hand_complete)) tr.classList.add("folded");
+    if (!s.dealt_in && v.hand !== null) tr.classList.add("sitting-out");
+    if (won[s.seat]) tr.classList.add("winner");
+    if (canAct && picked === s.seat) tr.classList.add("picked");
+
+    const seatCell = el("td", "num seat-no");
+    seatCell.append(el("span", "n", s.seat));
+    if (s.button && v.hand !== null) seatCell.append(el("span", "dealer", "D"));
+    const player = el("td", "player");
+    player.append(el("span", "name", s.name));
+    if (s.country) player.append(el("span", "country", s.country.toUpperCase()));
+    const stack = el("td", "num stack", chips(s.stack));
+    const bet = el("td", "num bet", s.bet ? chips(s.bet) : "");
+    const last = el("td", "last");
+    if (won[s.seat]) last.append(el("span", "badge win", `wins ${chips(won[s.seat])}`));
+    else if (s.last_action) last.append(el("span", `badge ${s.last_action.all_in ? "allin" : s.last_action.action}`, actionText(s.last_action)));
+    else if (!s.dealt_in && !s.stack) last.append(el("span", "badge fold", "out"));
+    const camera = el("td", "camera");
+    if (s.dealt_in) {
+      const lights = el("span", `lights ${s.cards_seen || "none"}`);
+      lights.append(...(s.hole_cards || []).map(() => cardEl("??", "mini")));
+      camera.append(lights, el("span", "camera-label", CAMERA[s.cards_seen] || ""));
+    }
+    tr.append(seatCell, player, stack, bet, last, camera);
+    if (canAct) tr.addEventListener("click", () => pickSeat(s.seat));
+    return tr;
+  }));
+}
+
+function renderRulings(v) {
+  const list = v.rulings || [];
+  $("rulings").hidden = list.length === 0;
+  $("rulings-list").replaceChildren(...list.map((r) => {
+    const li = el("li", r.flagged ? "flagged" : "");
+    li.append(el("strong", "", `Seat ${r.seat} · ${r.rule}`), el("span", "", r.note));
+    return li;
+  }));
+}
+
+function renderControls(v) {
+  const legal = v.legal;
+  const seat = currentSeat(v);
+  const dealt = v.seats.filter((s) => s.dealt_in && v.hand !== null && !v.hand_complete);
+  $("seat-picker").replaceChildren(...dealt.map((s) => {
+    const b = el("button", "seat-btn");
+    b.type = "button";
+    b.setAttribute("role", "radio");
+    b.setAttribute("aria-checked", String(seat === s.seat));
+    b.dataset.seat = s.seat;
+    if (legal && legal.seat === s.seat) b.classList.add("to-act");
+    if (!s.in_hand) b.classList.add("out");
+    b.append(el("span", "n", s.seat), el("span", "who", s.name.split(" ")[0]));
+    b.addEventListener("click", () => pickSeat(s.seat));
+    return b;
+  }));
+  const ooT = $("out-of-turn");
+  const off = legal && seat !== null && seat !== legal.seat;
+  ooT.closest("label").classList.toggle("attention", Boolean(off));
+  if (!off) ooT.checked = false;
+
+  const mine = legal && legal.seat === seat;
+  $("call-amount").textContent = mine && legal.call ? chips(legal.call) : "";
+  $("allin-amount").textContent = mine && legal.allin ? chips(legal.allin) : "";
+  const range = mine ? (legal.raise || legal.bet) : null;
+  $("range").textContent = !legal ? "\u00a0" : range
+    ? `Legal: ${legal.raise ? "raise to" : "bet"} ${chips(range[0])} – ${chips(range[1])}`
+    : mine ? "Legal: no raise possible (call or fold)" : `Seat ${legal.seat} is to act`;
+  $("amount").placeholder = range ? chips(range[0]) : "chips";
+
+  // Suggest, never restrict: what is legal is lit; every button still sends.
+  const on = {
+    fold: mine && legal.fold, check: mine && legal.check, call: mine && Boolean(legal.call),
+    bet: mine && Boolean(legal.bet), raise: mine && Boolean(legal.raise), allin: mine,
+    board: v.needs_board > 0, hole_cards: (v.awaiting_cards || []).length > 0,
+    start_hand: v.hand === null || v.hand_complete, undo: v.hand !== null && !v.hand_complete,
+  };
+  for (const btn of document.querySelectorAll("button[data-cmd]")) {
+    btn.classList.toggle("legal", Boolean(on[btn.dataset.cmd]));
+  }
+  $("board-btn").textContent = v.needs_board ? `Deal ${BOARD_STREET[v.board.length] || "board"}` : "Deal board";
+  $("board-cards").placeholder = v.needs_board === 3 ? "Flop, e.g. Ah Kd 7c" : v.needs_board ? `${BOARD_STREET[v.board.length] === "turn" ? "Turn" : "River"}, e.g. 9s` : "Board, e.g. Ah Kd 7c";
+
+  const show = $("show-seat");
+  const wanted = show.value;
+  const waiting = v.awaiting_cards || [];
+  const seats = v.seats.filter((s) => s.dealt_in);
+  show.replaceChildren(...seats.map((s) => {
+    const o = el("option", "", `Seat ${s.seat}${waiting.includes(s.seat) ? " · showing" : ""}`);
+    o.value = s.seat;
+    return o;
+  }));
+  if (waiting.length && !waiting.includes(Number(wanted))) show.value = String(waiting[0]);
+  else if (wanted) show.value = wanted;
+}
 
 function render(v) {
   if (!v || v.type !== "view") return;
+  const turnChanged = !view || !v.legal || !view.legal || view.legal.seat !== v.legal.seat || view.hand !== v.hand;
+  if (turnChanged && v.seq !== view.seq) pinnedSeat = null;
   view = v;
-  document.getElementById("hand").textContent = v.hand ?? "–";
-  document.getElementById("level").textContent = v.level;
-  const b = v.blinds;
-  document.getElementById("blinds").textContent = b ? `${chips(b.small_blind)}/${chips(b.big_blind)} ante ${chips(b.ante)}` : "";
-  document.getElementById("pot").textContent = chips(v.pot);
-  document.getElementById("board").textContent = v.board.join(" ") || "–";
-  const turn = document.getElementById("turn");
-  if (v.legal) turn.textContent = `Action on seat ${v.legal.seat}`;
-  else if (v.needs_board) turn.textContent = `Deal the ${v.board.length ? (v.board.length === 3 ? "turn" : "river") : "flop"}`;
-  else if (v.awaiting_cards.length) turn.textContent = `Showdown: enter the tabled cards of seat ${v.awaiting_cards.join(", ")}`;
-  else turn.textContent = v.hand_complete || v.hand === null ? "Between hands" : "";
-  const body = document.querySelector("#seats tbody");
-  body.replaceChildren(...v.seats.map((s) => {
-    const tr = document.createElement("tr");
-    if (v.actor === s.seat) tr.classList.add("actor");
-    if (s.dealt_in && !s.in_hand) tr.classList.add("folded");
-    const a = s.last_action;
-    const cells = [
-      s.seat + (s.button ? " Ⓓ" : ""), s.name, chips(s.stack), s.bet ? chips(s.bet) : "",
-      a ? (a.all_in ? "all-in " + chips(a.amount) : `${a.action}${a.amount && a.action !== "fold" && a.action !== "check" ? " " + chips(a.amount) : ""}`) : "",
-    ];
-    for (const text of cells) { const td = document.createElement("td"); td.textContent = text; tr.append(td); }
-    const light = document.createElement("td");
-    if (s.dealt_in) light.innerHTML = `<span class="light ${s.cards_seen}"></span>${s.cards_seen}`;
-    tr.append(light);
-    return tr;
-  }));
-  if (!canAct) return;
-  const legal = v.legal;
-  if (legal) {
-    document.getElementById("act-seat").value = legal.seat;
-    document.getElementById("call-amount").textContent = legal.call ? chips(legal.call) : "";
-    const range = legal.raise || legal.bet;
-    document.getElementById("range").textContent = range ? `${legal.raise ? "raise to" : "bet"} ${chips(range[0])} – ${chips(range[1])}` : "no raise possible";
-    if (range && !document.getElementById("amount").value) document.getElementById("amount").placeholder = range[0];
-  } else {
-    document.getElementById("range").textContent = "";
-    document.getElementById("call-amount").textContent = "";
-  }
-  // Suggest, never restrict: what is legal is highlighted; anything can be entered.
-  for (const btn of document.querySelectorAll("button[data-cmd]")) {
-    const c = btn.dataset.cmd;
-    const on = (c === "start_hand" && (v.hand === null || v.hand_complete)) || (c === "board" && v.needs_board > 0) ||
-      (c === "hole_cards" && v.awaiting_cards.length > 0) || (legal && ((c === "fold" && legal.fold) || (c === "check" && legal.check) ||
-      (c === "call" && legal.call) || (c === "raise" && legal.raise) || (c === "bet" && legal.bet) || c === "allin"));
-    btn.classList.toggle("suggested", Boolean(on));
-  }
+  renderBanner(v);
+  renderFacts(v);
+  renderSeats(v);
+  renderRulings(v);
+  if (canAct) renderControls(v);
 }
 
+function pickSeat(seat) {
+  pinnedSeat = view.legal && view.legal.seat === seat ? null : seat;
+  render(view);
+}
+
+// "Ah Kd 7c", "AhKd7c", "ah,kd", "10h" -> ["Ah", "Kd", "7c"]
 function cardsFrom(text) {
-  return text.replace(/[,\s]+/g, "").match(/.{1,2}/g) || [];
+  const compact = text.replace(/10/g, "T").replace(/[^0-9a-zA-Z?]/g, "");
+  return compact.match(/.{1,2}/g) || [];
 }
 
-async function send(cmd) {
-  const body = { type: cmd, id: `console-${Date.now()}-${counter++}` };
-  const seat = Number(document.getElementById("act-seat").value);
-  if (["fold", "check", "call", "bet", "raise", "allin"].includes(cmd)) body.seat = seat;
-  if (cmd === "bet" || cmd === "raise") body.amount = Number(document.getElementById("amount").value || document.getElementById("amount").placeholder);
-  if (cmd === "board") body.cards = cardsFrom(document.getElementById("board-cards").value);
-  if (cmd === "hole_cards") {
-    body.seat = Number(document.getElementById("show-seat").value);
-    body.cards = cardsFrom(document.getElementById("show-cards").value);
+// "1,200", "1200", "1.2k", "12k" -> 1200 / 12000; anything else goes to the engine as typed.
+function amountFrom(text) {
+  const t = text.trim().toLowerCase().replace(/[,\s]/g, "");
+  if (!t) return undefined;
+  const m = t.match(/^(\d+(?:\.\d+)?)(k|m)?$/);
+  if (!m) return t;
+  return Math.round(Number(m[1]) * (m[2] === "k" ? 1000 : m[2] === "m" ? 1000000 : 1));
+}
+
+function describe(body) {
+  const who = body.seat ? `Seat ${body.seat} ` : "";
+  switch (body.type) {
+    case "start_hand": return "Start hand";
+    case "undo": return "Undo last action";
+    case "board": return `Board ${body.cards.join(" ")}`;
+    case "hole_cards": return `Seat ${body.seat} tabled cards`;
+    case "chips": return `${who}pushed ${body.chips.map(chips).join(" + ")}${body.declared ? ` (“${body.declared}”)` : ""}`;
+    case "misdeal": return "Misdeal";
+    case "raise": return `${who}raise to ${body.amount !== undefined ? chips(body.amount) : "?"}`;
+    case "bet": return `${who}bet ${body.amount !== undefined ? chips(body.amount) : "?"}`;
+    default: return `${who}${body.type === "allin" ? "all-in" : body.type}${body.out_of_turn ? " (out of turn)" : ""}`;
   }
-  const msg = document.getElementById("message");
+}
+
+function log(text, ok, detail) {
+  const li = el("li", ok ? "ok" : "error");
+  li.append(el("time", "", new Date().toLocaleTimeString("en-GB")), el("span", "what", text));
+  if (detail) li.append(el("span", "detail", detail));
+  const list = $("log");
+  list.querySelector(".empty")?.remove();
+  list.prepend(li);
+  while (list.children.length > 12) list.lastChild.remove();
+}
+
+function say(text, ok, retry) {
+  const msg = $("message");
+  msg.className = `message ${ok ? "ok" : "error"}`;
+  msg.replaceChildren(el("span", "", text));
+  if (retry) {
+    const b = el("button", "secondary small", retry.label);
+    b.type = "button";
+    b.addEventListener("click", retry.run);
+    msg.append(b);
+  }
+}
+
+function build(cmd) {
+  const body = { type: cmd };
+  if (["fold", "check", "call", "bet", "raise", "allin"].includes(cmd)) {
+    const seat = currentSeat(view);
+    if (seat !== null) body.seat = seat;
+    if (cmd === "bet" || cmd === "raise") {
+      const amount = amountFrom($("amount").value);
+      if (amount !== undefined) body.amount = amount;
+    }
+    if ($("out-of-turn").checked) body.out_of_turn = true;
+  }
+  if (cmd === "chips") {
+    const seat = currentSeat(view);
+    if (seat !== null) body.seat = seat;
+    body.chips = $("chips-pushed").value.split(/[\s,+]+/).filter(Boolean).map((x) => amountFrom(x));
+    if ($("chips-declared").value) body.declared = $("chips-declared").value;
+  }
+  if (cmd === "board") body.cards = cardsFrom($("board-cards").value);
+  if (cmd === "hole_cards") {
+    body.seat = Number($("show-seat").value);
+    body.cards = cardsFrom($("show-cards").value);
+  }
+  if (cmd === "undo" && $("reason").value.trim()) body.reason = $("reason").value.trim();
+  if (cmd === "misdeal") body.reason = $("reason").value.trim();
+  return body;
+}
+
+async function send(body) {
+  body.id = `console-${Date.now()}-${counter++}`;
+  const what = describe(body);
+  let res, data;
   try {
-    const res = await fetch(`/api/v1/tables/${encodeURIComponent(table)}/commands`, {
+    res = await fetch(`/api/v1/tables/${encodeURIComponent(table)}/commands`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin",
     });
-    const data = await res.json();
-    msg.className = res.ok ? "ok" : "error";
-    msg.textContent = res.ok ? `${cmd.replace("_", " ")} recorded` : data.message;
-    if (res.ok) { document.getElementById("amount").value = ""; document.getElementById("board-cards").value = ""; }
+    data = await res.json();
   } catch (err) {
-    msg.className = "error";
-    msg.textContent = "the server did not answer; the command may not be recorded. Check the table before re-entering.";
+    say("The server did not answer: the command may not be recorded. Check the table before entering it again.", false);
+    log(what, false, "no answer");
+    return;
   }
+  if (res.ok) {
+    say(`Recorded: ${what.charAt(0).toLowerCase()}${what.slice(1)}`, true);
+    log(what, true);
+    for (const id of ["amount", "board-cards", "show-cards", "chips-pushed", "reason"]) $(id).value = "";
+    $("out-of-turn").checked = false;
+    pinnedSeat = null;
+    render(view);
+    return;
+  }
+  const message = (data && data.message) || `refused (${res.status})`;
+  const retry = data && data.error === "not_your_turn" && body.seat && !body.out_of_turn
+    ? { label: `Record as out of turn`, run: () => { const again = { ...body, out_of_turn: true }; delete again.id; send(again); } }
+    : null;
+  say(message, false, retry);
+  log(what, false, message);
+}
+
+function setSize(kind) {
+  const l = view.legal;
+  const range = l && (l.raise || l.bet);
+  if (!range) return;
+  let value = range[0];
+  if (kind === "max") value = range[1];
+  if (kind === "pot") {
+    const top = Math.max(0, ...view.seats.map((s) => s.bet || 0));
+    value = l.raise ? top + view.pot + (l.call || 0) : view.pot;
+  }
+  $("amount").value = chips(Math.min(range[1], Math.max(range[0], value)));
 }
 
 render(view);
 if (canAct) {
-  for (const btn of document.querySelectorAll("button[data-cmd]")) btn.addEventListener("click", () => send(btn.dataset.cmd));
+  for (const btn of document.querySelectorAll("button[data-cmd]")) btn.addEventListener("click", () => send(build(btn.dataset.cmd)));
+  for (const btn of document.querySelectorAll("button[data-size]")) btn.addEventListener("click", () => setSize(btn.dataset.size));
+  const enter = { "amount": () => send(build(view.legal && view.legal.bet ? "bet" : "raise")), "board-cards": () => send(build("board")),
+    "show-cards": () => send(build("hole_cards")), "chips-pushed": () => send(build("chips")) };
+  for (const [id, run] of Object.entries(enter)) {
+    $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); run(); } });
+  }
 }
-follow("live", table, render);
+follow("live", table, render, (up) => {
+  document.body.dataset.feed = up ? "up" : "down";
+  document.querySelector("#feed-state .label").textContent = up ? "Live" : "Reconnecting…";
+});

@@ -1,0 +1,128 @@
+"""The dealer console in a real browser: log in through the form (HttpOnly, SameSite=Strict
+cookie), enter actions, see the engine's rulings, and never hold a hole card, neither in
+the page nor in any live feed message. Saves docs/login.png and docs/console.png."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.browser.conftest import DOCS
+from tests.conftest import TOKENS
+
+pytestmark = pytest.mark.browser
+
+HOLE = {1: ["Qc", "Qd"], 2: ["As", "Kd"], 3: ["7h", "7s"], 4: ["Jc", "Tc"]}
+GLYPH = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+
+
+def shown_forms(card: str) -> list[str]:
+    """Every way a page could write a card: "Qc", "Q♣", "10♣"."""
+    rank = "10" if card[0] == "T" else card[0]
+    return [card, f"{rank}{GLYPH[card[1]]}", f"{card[0]}{GLYPH[card[1]]}"]
+
+
+async def banner(page, text: str) -> None:
+    await page.wait_for_function(
+        "(t) => document.getElementById('banner-main').textContent === t", arg=text, timeout=5_000, polling=50)
+
+
+async def test_dealer_logs_in_and_the_console_never_holds_a_hole_card(show, dealer, browser):
+    context = await browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = await context.new_page()
+    frames: list[tuple[str, str]] = []
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append((ws.url, payload))))
+
+    # No cookie yet: the console sends the browser to the login form.
+    await page.goto(f"{show.url}/console?table={show.table}")
+    assert "/login" in page.url
+    DOCS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(DOCS / "login.png"))
+
+    # A wrong token is refused on the form itself.
+    await page.fill("#token", "not-a-token")
+    await page.click("button[type=submit]")
+    assert "not valid" in await page.inner_text(".error")
+    await page.fill("#token", TOKENS["dealer"])
+    await page.click("button[type=submit]")
+    await page.wait_for_url(f"**/console?table={show.table}")
+
+    cookie = next(c for c in await context.cookies() if c["name"] == "tvtable_session")
+    assert cookie["httpOnly"] is True
+    assert cookie["sameSite"] == "Strict"
+    assert "tvtable_session" not in await page.evaluate("document.cookie")
+    await page.wait_for_selector('body[data-feed="up"]')
+    await banner(page, "Ready to deal")
+
+    # Deal from the console; the camera reads every hole card (the dealer never sees them).
+    await page.click("#start")
+    await banner(page, "Seat 4 · Di Ek to act")
+    for seat, cards in HOLE.items():
+        await dealer.send({"type": "hole_cards", "seat": seat, "cards": cards, "source": "camera"})
+    await page.wait_for_selector("#seats tr[data-seat='4'] .lights.all")
+
+    # The console suggests but does not restrict: a raise below the minimum goes to the
+    # engine, which refuses it and says what is legal.
+    assert await page.get_attribute("#seat-picker [aria-checked='true']", "data-seat") == "4"
+    assert "raise to 400 – 40,000" in await page.inner_text("#range")
+    await page.fill("#amount", "300")
+    await page.click("button[data-cmd=raise]")
+    await page.wait_for_selector(".message.error")
+    assert "minimum raise is to 400" in await page.inner_text("#message")
+
+    await page.fill("#amount", "800")
+    await page.click("button[data-cmd=raise]")
+    await banner(page, "Seat 1 · Ann Lee to act")
+    await page.click("button[data-cmd=fold]")
+    await banner(page, "Seat 2 · Bo Chen to act")
+    await page.click("button[data-cmd=call]")
+    await banner(page, "Seat 3 · Cy Diaz to act")
+    assert await page.inner_text("#banner-sub") == "600 to call · raise to 1,400 – 24,800"
+    assert await page.inner_text("#pot") == "2,000"
+    live = await dealer.live()
+    assert live["legal"]["seat"] == 3
+    await page.wait_for_function("document.querySelectorAll('#log li.ok').length === 4")
+    await page.screenshot(path=str(DOCS / "console.png"))
+
+    # Nothing on the page is a hole card: only card backs, and no card's name or glyph.
+    assert await page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)") == ["??"] * 8
+    text = await page.inner_text("body")
+    html = await page.content()
+    for cards in HOLE.values():
+        for card in cards:
+            for form in shown_forms(card):
+                assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", text), form
+                assert f'"{form}"' not in html and f">{form}<" not in html, form
+
+    # Nor did any live feed message carry one.
+    live_frames = [json.loads(p) for url, p in frames if "/ws/v1/live" in url]
+    assert len(live_frames) >= 8
+    assert not [url for url, _ in frames if "/ws/v1/live" not in url]
+    for message in live_frames:
+        for seat in message["seats"]:
+            assert set(seat["hole_cards"]) <= {"??"}, (message["seq"], seat)
+        raw = json.dumps(message)
+        for cards in HOLE.values():
+            for card in cards:
+                assert f'"{card}"' not in raw
+    assert errors == []
+    await context.close()
+
+    # The rep reads the same console, without the controls.
+    rep = await browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = await rep.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    await page.goto(f"{show.url}/login?next=/console?table={show.table}")
+    await page.fill("#token", TOKENS["rep"])
+    await page.click("button[type=submit]")
+    await page.wait_for_url(f"**/console?table={show.table}")
+    await banner(page, "Seat 3 · Cy Diaz to act")
+    assert await page.locator("button[data-cmd]").count() == 0
+    assert "Only a dealer enters actions" in await page.inner_text(".controls")
+    assert await page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)") == ["??"] * 8
+    assert errors == []
+    await rep.close()
