@@ -47,6 +47,11 @@ def _table_id(request: web.Request, tables: list[dict]) -> str:
     return wanted
 
 
+def _script_json(value) -> str:
+    """JSON for a <script type="application/json"> block: a name holding "</script>" cannot end it."""
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _name(tables: list[dict], table: str) -> str:
     return next(t["name"] for t in tables if t["id"] == table)
 
@@ -91,7 +96,7 @@ async def overlay_table(request: web.Request) -> web.Response:
     snapshot = await runtime.backlog("public", table, None)
     first = json.loads(snapshot[-1][1]) if snapshot else None
     return render("overlay_table.html", table=table, table_name=_name(tables, table), show_name=runtime.show.name,
-                  view=first, view_json=json.dumps(first))
+                  view=first, view_json=_script_json(first))
 
 
 async def console(request: web.Request) -> web.Response:
@@ -104,7 +109,7 @@ async def console(request: web.Request) -> web.Response:
     view = runtime.cores[table].view("live")
     can_act = caller.role == "dealer"
     return render("console.html", table=table, table_name=_name(tables, table), tables=tables, view=view,
-                  view_json=json.dumps(view), caller=caller, can_act=can_act)
+                  view_json=_script_json(view), caller=caller, can_act=can_act)
 
 
 async def index(request: web.Request) -> web.Response:

@@ -126,3 +126,11 @@ async def test_dealer_logs_in_and_the_console_never_holds_a_hole_card(show, deal
     assert await page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)") == ["??"] * 8
     assert errors == []
     await rep.close()
+
+
+def test_first_view_json_cannot_close_its_script_block():
+    from overlays.pages import _script_json
+
+    text = _script_json({"name": "</script><script>alert(1)</script>", "note": "a & b"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"name": "</script><script>alert(1)</script>", "note": "a & b"}
