@@ -131,9 +131,13 @@ class ShowRuntime:
 
     async def stop(self) -> None:
         """Cancel the background work, close sockets, stop the embedded Redis cleanly."""
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        # A task blocked in XREAD can swallow one cancellation (redis-py retries the read),
+        # so cancel again until every task has really finished.
+        pending = set(self._tasks)
+        while pending:
+            for task in pending:
+                task.cancel()
+            _, pending = await asyncio.wait(pending, timeout=0.5)
         self._tasks.clear()
         await self.hub.close_all()
         if self.redis is not None:

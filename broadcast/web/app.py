@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 
@@ -40,7 +41,7 @@ async def errors_middleware(request: web.Request, handler):
         if request.path.startswith(("/api/", "/ws/")) or "json" in request.headers.get("Accept", ""):
             return error(denied.status, denied.message, code="unauthorized" if denied.status == 401 else "forbidden")
         if denied.status == 401:
-            raise web.HTTPFound(f"/login?next={request.path_qs}")
+            raise web.HTTPFound(f"/login?next={quote(request.path_qs, safe='')}")
         return web.Response(status=403, text=denied.message)
     except Refusal as refusal:
         return web.json_response(refusal.to_dict(), status=422)
