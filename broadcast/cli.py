@@ -89,7 +89,9 @@ async def _serve(args, show, *, demo: bool) -> int:
         from .demo import DemoDealer
 
         for core in runtime.cores.values():
-            dealers.append(asyncio.get_running_loop().create_task(DemoDealer(core).run()))
+            task = asyncio.get_running_loop().create_task(DemoDealer(core).run(), name=f"demo dealer {core.table}")
+            task.add_done_callback(runtime._task_done)  # a dealer that dies says so in the log
+            dealers.append(task)
     try:
         if args.seconds:
             await asyncio.sleep(args.seconds)
@@ -100,6 +102,7 @@ async def _serve(args, show, *, demo: bool) -> int:
     finally:
         for task in dealers:
             task.cancel()
+        await runtime.hub.close_all()  # sockets first, or the runner waits for each to time out
         await runner.cleanup()
         await runtime.stop()
         logging.getLogger("tvtable").info("show stopped cleanly")

@@ -94,6 +94,10 @@ class DelayLine:
             hand = state.hand
             if hand is None or hand.number <= self.revealed or not self.hand_over_live(hand.number):
                 return None
+            if all(card == "??" for cards in hand.hole for card in cards):
+                # Nothing of this hand's cards has aired yet: nothing to reveal now.
+                self.revealed = hand.number
+                return None
             # The hand ended live after its delayed part aired: put its cards on air now.
             release.messages.append(self._views(state, self._ts_of(state.seq), release))
         self._pending = state

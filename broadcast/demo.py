@@ -64,8 +64,18 @@ class DemoDealer:
             cards = [deck.pop() for _ in range(count)]
             await self._do({"type": "hole_cards", "seat": seat, "cards": cards, "source": "camera"})
 
+    def _remaining_deck(self) -> list[str]:
+        """The unseen cards of the hand in play (after a restart the shuffle is gone)."""
+        hand = self.core.state.hand
+        seen = set(hand.board) | {c for cards in hand.hole for c in cards} if hand else set()
+        deck = [c for c in DECK if c not in seen]
+        self.rng.shuffle(deck)
+        return deck
+
     async def _step(self) -> None:
         view = self.core.view("live")
+        if not hasattr(self, "deck"):
+            self.deck = self._remaining_deck()  # resumed mid-hand
         if view["needs_board"]:
             cards = [self.deck.pop() for _ in range(view["needs_board"])]
             await self._do({"type": "board", "cards": cards})

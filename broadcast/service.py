@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 from .engine.commands import parse_command
 from .engine.errors import BadCommand, Refusal
 from .engine.events import BlindLevel, Event, SeatedPlayer, TableOpened, event_from_dict
-from .engine.table import TableState, apply, decide
+from .engine.table import TableState, apply, rule
 from .store import keys
 from .store.journal import Journal, redis_time_ms
 from .views.projections import live_view, secure_view
@@ -90,22 +90,30 @@ class TableCore:
                 if done is not None:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
             command = parse_command(data, hole_card_count=self.state.hole_card_count)
-            events = decide(self.state, command)
-            seqs = await self._append(list(events), command_id=command_id)
+            events, after = rule(self.state, command)
+            seqs = await self._append(list(events), command_id=command_id, after=after)
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             return Accepted(seqs=tuple(seqs))
 
-    async def _append(self, events: list[Event], *, command_id: str | None) -> list[int]:
+    async def _append(self, events: list[Event], *, command_id: str | None, after: TableState | None = None) -> list[int]:
         ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
         records = await self.journal.append(
             [e.to_dict() for e in events], ts=ts, delay_ms=self.delay_ms, command_id=command_id
         )
-        for rec, event in zip(records, events):
-            self.state = apply(self.state, event, seq=rec.seq)
+        if after is not None and records and after.seq == records[-1].seq:
+            self.state = after  # decide already folded these very events in (the core is the only writer)
+        else:
+            for rec, event in zip(records, events):
+                self.state = apply(self.state, event, seq=rec.seq)
         self.ts = ts
         for listener in list(self.listeners):
             listener(self)
         return [r.seq for r in records]
+
+    def awaiting_cards(self) -> tuple[int, ...]:
+        """Seats whose tabled cards the dealer must enter (showdown with unknown cards)."""
+        hand = self.state.hand
+        return hand.awaiting_cards() if hand is not None and not hand.ended else ()
 
     def view(self, feed: str) -> dict[str, Any]:
         """The live or secure view now."""

@@ -75,8 +75,6 @@ async def _auth_matrix(proc: DemoProc, tokens: dict[str, str]) -> list[str]:
             for how, role, headers, query in callers:
                 want = expected(row, how, role or "open", secure_on=False)
                 if row == "card_entry":
-                    if how == "header" and role == "dealer":
-                        continue  # a known deviation, xfail in tests/web/test_auth_matrix.py
                     status, _ = await call(s, server, kind, path, headers, query, BODIES[name])
                     if status not in (401, 403):
                         problems.append(f"{name} as {how} {role or ''}: got {status}, not refused")

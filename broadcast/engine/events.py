@@ -231,12 +231,24 @@ class OutOfTurnReturned(Event):
     reason: str
 
 
+@dataclass(frozen=True)
+class CameraCheckRaised(Event):
+    """A card recorded at a seat turned out to be elsewhere (board or another seat).
+
+    ``card`` is for the secure card room only: live screens say "seat N: camera check"."""
+
+    type: ClassVar[str] = "CameraCheckRaised"
+    hand: int
+    seat: int
+    card: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled, OutOfTurnRecorded, OutOfTurnReturned,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CameraCheckRaised,
     )
 }
 

@@ -8,6 +8,7 @@ hand's entries and hole cards, so an undo or a late card entry simply rebuilds i
 from __future__ import annotations
 
 import copy
+import warnings
 from dataclasses import dataclass, field, replace
 
 from pokerkit import Automation, ChipsPushing, HoleCardsShowingOrMucking, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
@@ -242,7 +243,12 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
     if isinstance(entry, BoardDealt):
         if state.can_burn_card():
             state.burn_card("??")
-        state.deal_board("".join(entry.cards))
+        with warnings.catch_warnings():
+            # PokerKit warns when a card recorded in a hand is dealt to the board (a camera
+            # misread). The warning names the card, and the operator log is a live screen:
+            # the secure card room gets the detail instead (CameraCheckRaised).
+            warnings.simplefilter("ignore", UserWarning)
+            state.deal_board("".join(entry.cards))
         return
     if entry.action == "fold":
         state.fold()

@@ -26,6 +26,7 @@ from .events import (
     ActionUndone,
     BlindLevel,
     BoardDealt,
+    CameraCheckRaised,
     ChipsRuled,
     ConditionalStatement,
     Event,
@@ -62,6 +63,7 @@ class TableState:
     seq: int = 0
     undone: frozenset[int] = frozenset()
     rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
+    camera_checks: tuple[CameraCheckRaised, ...] = ()  # this hand's; the card is for secure only
     hand_level: int = 1  # the level the current (or last) hand was dealt at
     ledger: Ledger = Ledger()
     killed: frozenset[int] = frozenset()  # seats whose hand is dead this hand
@@ -90,8 +92,18 @@ class TableState:
 # -- decide -------------------------------------------------------------------------------
 def decide(state: TableState, command: Command) -> tuple[Event, ...]:
     """Rule on a command: the events it causes, or a ``Refusal`` saying what is legal."""
+    return rule(state, command)[0]
+
+
+def rule(state: TableState, command: Command) -> tuple[tuple[Event, ...], TableState]:
+    """``decide`` plus the state after its events (what ``apply`` would give), computed once."""
+    events = _decide(state, command)
+    return _consequences(state, events)
+
+
+def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
     if isinstance(command, StartHand):
-        return _consequences(state, _start_hand(state, command))
+        return _start_hand(state, command)
     if isinstance(command, IssuePenalty):
         check_penalty(command.kind, command.count)
         if not any(s.player == command.player for s in state.seats):
@@ -106,7 +118,7 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
     if isinstance(command, SetHoleCards):
         events: tuple[Event, ...] = (_hole_cards(state, hand, command),)
     elif isinstance(command, DealBoard):
-        events = (_board(hand, command),)
+        events = _board(hand, command)
     elif isinstance(command, Act) and command.out_of_turn and hand.actor != command.seat:
         if command.seat not in hand.seats or not hand.in_hand(command.seat):
             raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
@@ -138,10 +150,10 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
         return (ActionUndone(hand=hand.number, undone_seq=seq, reason=command.reason),)
     else:  # pragma: no cover - the Command union is closed
         raise BadCommand(f"unknown command {command!r}", field="type")
-    return _consequences(state, events)
+    return events
 
 
-def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[Event, ...]:
+def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[tuple[Event, ...], TableState]:
     """What follows by itself: killed hands fold when their turn comes; a settled hand ends."""
     after = state
     for event in events:
@@ -160,7 +172,7 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[Event, 
         events += more
         for event in more:
             after = apply(after, event, seq=after.seq + 1)
-    return events
+    return events, after
 
 
 def _out_of_turn_comes_due(hand: Hand, pending: tuple[int, str, int | None, bool]) -> tuple[Event, ...]:
@@ -269,7 +281,7 @@ def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCar
     return HoleCardsSet(hand=hand.number, seat=command.seat, cards=command.cards, source=command.source)
 
 
-def _board(hand: Hand, command: DealBoard) -> BoardDealt:
+def _board(hand: Hand, command: DealBoard) -> tuple[Event, ...]:
     need = hand.needs_board()
     if not need:
         actor, waiting = hand.actor, hand.awaiting_cards()
@@ -281,11 +293,20 @@ def _board(hand: Hand, command: DealBoard) -> BoardDealt:
     if len(command.cards) != need:
         street = "flop" if need == 3 else ("turn" if len(hand.board) == 3 else "river")
         raise BadCommand(f"the {street} is {need} card{'s' if need > 1 else ''}, got {len(command.cards)}", field="cards")
-    known = set(hand.board) | {c for cards in hand.hole for c in cards}
-    if any(c in known for c in command.cards):
-        raise CardConflict("a board card entered is already on the board or in a hand: check the cards", field="cards")
+    if any(c in hand.board for c in command.cards):
+        raise CardConflict("that card is already on the board: check the cards", field="cards")
     street = {0: "flop", 3: "turn", 4: "river"}[len(hand.board)]
-    return BoardDealt(hand=hand.number, street=street, cards=command.cards)
+    events: list[Event] = [BoardDealt(hand=hand.number, street=street, cards=command.cards)]
+    # The board is what lies on the table. A hole card recorded as one of these cards was
+    # misread: refusing here would tell the dealer someone holds it, so the board is taken,
+    # that card becomes unknown, and the secure card room gets the detail.
+    for i, seat in enumerate(hand.seats):
+        clash = [c for c in hand.hole[i] if c in command.cards]
+        if clash:
+            cards = tuple("??" if c in clash else c for c in hand.hole[i])
+            events.append(HoleCardsSet(hand=hand.number, seat=seat, cards=cards, source="camera check"))
+            events += [CameraCheckRaised(hand=hand.number, seat=seat, card=c) for c in clash]
+    return tuple(events)
 
 
 def _act(hand: Hand, command: Act) -> ActionTaken:
@@ -415,12 +436,14 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             killed = tuple(p for p in players if p in {state.seat(s).player for s in state.killed})  # type: ignore[union-attr]
         killed_seats = frozenset(n for n in event.seats if state.seat(n).player in killed)  # type: ignore[union-attr]
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
-                       ledger=ledger, killed=killed_seats, pending=())
+                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=())
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
         return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
+    if isinstance(event, CameraCheckRaised):
+        return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):
         return replace(state, killed=state.killed | {event.seat})
     if isinstance(event, (ChipsRuled, ConditionalStatement)):

@@ -62,6 +62,7 @@ class Releaser:
         self._lock = redis.register_script(LOCK_RENEW)
         self.holding = False
         self._last_lock = 0.0
+        self._wake = asyncio.Event()
         self.released = asyncio.Event()  # set after each publish (tests and benchmarks wait on it)
 
     def now(self) -> int:
@@ -84,45 +85,67 @@ class Releaser:
         log.info("table %s: releaser %s starts at seq %d of %d", self.table, self.holder[:8], cursor, len(self.line.records))
 
     async def run(self) -> None:
-        """Hold the lock, follow the journal, publish what is due. Never publishes early."""
+        """Hold the lock, follow the journal, publish what is due. Never publishes early.
+
+        Two loops: a follower reads the journal (XREAD) and wakes the publisher, which
+        sleeps on a local timer until the next record is due. Redis only honours a short
+        XREAD timeout every 1/hz s (100 ms by default), so it must not be the alarm clock.
+        """
         await self._sync_clock()
-        started = False
+        follower: asyncio.Task | None = None
         last_sync = 0.0
-        while True:
-            mono = time.monotonic()
-            if mono - self._last_lock > LOCK_TTL_MS / 3000:
-                got = await self._lock(keys=[keys.release_lock(self.table)], args=[self.holder, LOCK_TTL_MS])
-                self._last_lock = mono
-                if not got:
-                    if self.holding:
-                        log.warning("table %s: releaser %s lost its lock", self.table, self.holder[:8])
-                    self.holding, started = False, False
-                    await asyncio.sleep(0.5)
-                    continue
-                if not self.holding:
-                    self.line = DelayLine()
-                    await self._start()
-                    started = True
-                self.holding = True
-            if mono - last_sync > 1.0:
-                await self._sync_clock()
-                last_sync = mono
-            await self._follow(timeout_ms=self._wait_ms())
-            if started:
-                await self._publish_due()
+        try:
+            while True:
+                mono = time.monotonic()
+                if mono - self._last_lock > LOCK_TTL_MS / 3000:
+                    got = await self._lock(keys=[keys.release_lock(self.table)], args=[self.holder, LOCK_TTL_MS])
+                    self._last_lock = mono
+                    if not got:
+                        if self.holding:
+                            log.warning("table %s: releaser %s lost its lock", self.table, self.holder[:8])
+                        self.holding = False
+                        if follower is not None:
+                            follower.cancel()
+                            follower = None
+                        await asyncio.sleep(0.5)
+                        continue
+                    if not self.holding or follower is None or follower.done():
+                        if follower is not None:
+                            follower.cancel()
+                        self.line = DelayLine()
+                        await self._start()
+                        follower = asyncio.get_running_loop().create_task(self._follow(), name=f"journal follower {self.table}")
+                    self.holding = True
+                if mono - last_sync > 1.0:
+                    await self._sync_clock()
+                    last_sync = mono
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=self._wait_ms() / 1000)
+                except asyncio.TimeoutError:
+                    pass
+                self._wake.clear()
+                if self.holding:
+                    await self._publish_due()
+        finally:
+            if follower is not None:
+                follower.cancel()
 
     def _wait_ms(self) -> int:
         due = self.line.next_due()
         if due is None:
             return 200
-        return max(1, min(200, due - self.now()))
+        return max(0, min(200, due - self.now()))
 
-    async def _follow(self, timeout_ms: int) -> None:
-        last = self.line.records[-1].seq if self.line.records else 0
-        reply = await self.redis.xread({keys.journal(self.table): f"{last}-1"}, block=timeout_ms, count=1000)
-        for _, entries in reply or []:
-            for _, fields in entries:
-                self.line.feed(record_from_fields(fields))
+    async def _follow(self) -> None:
+        """Feed every new journal record to the delay line as soon as Redis has it."""
+        while True:
+            last = self.line.records[-1].seq if self.line.records else 0
+            reply = await self.redis.xread({keys.journal(self.table): f"{last}-1"}, block=1000, count=1000)
+            for _, entries in reply or []:
+                for _, fields in entries:
+                    self.line.feed(record_from_fields(fields))
+            if reply:
+                self._wake.set()
 
     async def _publish_due(self) -> None:
         release = self.line.due(self.now())

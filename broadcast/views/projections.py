@@ -129,6 +129,8 @@ def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
             "allin": hand.bet(seat) + hand.stack(seat),
         }
     view["legal"] = legal
+    # Which seat, never which card: the card would reveal a hole card in the room.
+    view["camera_checks"] = sorted({f"seat {c.seat}: camera check" for c in state.camera_checks})
     view["rulings"] = [
         {"seat": r.seat, "rule": getattr(r, "rule", "Conditional Statements"),
          "note": getattr(r, "note", f"conditional statement recorded: {getattr(r, 'text', '')}"),
@@ -155,7 +157,7 @@ def _exact(hands: tuple[tuple[str, ...], ...], board: tuple[str, ...], dead: tup
 def _equities(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, true_outs: bool) -> dict[str, Any] | None:
     """Exact equity per live seat, only when every live hand is known (never Monte Carlo).
 
-    ``true_outs`` (commentary) also removes the known mucked cards and lists outs."""
+    ``true_outs`` (commentary) also lists the outs that leave out the known mucked cards."""
     hand = state.hand
     if hand is None or hole is None or hand.ended:
         return None
@@ -163,16 +165,16 @@ def _equities(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, 
     cards = [tuple(hole.get(seat, ())) for seat in live]
     if len(live) < 2 or any(not c or "??" in c for c in cards):
         return None
-    dead: tuple[str, ...] = ()
-    if true_outs:
-        dead = tuple(c for seat in hand.seats if seat not in live for c in hole.get(seat, ()) if c != "??")
-    shares, found = _exact(tuple(cards), tuple(hand.board), dead, state.game, true_outs)
+    # Known mucked cards are dead: the figure on air is the true one. Public and commentary
+    # ask the same question, so the second asks the cache.
+    dead = tuple(c for seat in hand.seats if seat not in live for c in hole.get(seat, ()) if c != "??")
+    shares, found = _exact(tuple(cards), tuple(hand.board), dead, state.game, True)
     if shares is None:
         return None
     if shares == "over budget":
         return {"exact": False, "note": "no exact figure within budget"}
     out: dict[str, Any] = {"exact": True, "seats": {str(seat): round(share * 100, 2) for seat, share in zip(live, shares)}}
-    if found is not None:
+    if found is not None and true_outs:
         out["outs"] = {str(seat): list(o) for seat, o in zip(live, found)}
     return out
 
@@ -215,6 +217,7 @@ def secure_view(state: TableState, *, ts: int) -> dict[str, Any]:
     """The secure card room: live, with every known hole card."""
     view = live_view(state, ts=ts)
     view["feed"] = "secure"
+    view["camera_checks"] = [{"seat": c.seat, "card": c.card} for c in state.camera_checks]
     hand = state.hand
     if hand is not None:
         for row in view["seats"]:

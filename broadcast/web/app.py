@@ -137,6 +137,10 @@ async def commands(request: web.Request) -> web.Response:
             denied = denied if denied and denied.status == 401 else exc
     if caller is None:
         raise denied or Denied(403, "no desk may enter that command")
+    if caller.role == "dealer" and data.get("type") == "hole_cards" and data.get("seat") not in core.awaiting_cards():
+        # The dealer never sees hole cards: only cards tabled at showdown are theirs to enter.
+        raise Denied(403, "the dealer enters hole cards only when they are tabled at showdown; "
+                          "card entry and correction belong to the secure card room")
     if caller.role == "secure":
         await audit(request.app[RUNTIME].redis, person=caller.name, role=caller.role, action=f"entered {data.get('type')}",
                     table=core.table, detail=f"seat {data.get('seat')}")

@@ -345,3 +345,19 @@ def test_pot_limit_omaha_refuses_a_raise_above_the_pot_stating_the_limit():
     assert str(err.value) == "seat 3 cannot raise to 5,000: the pot limit is 1,400"
     (taken,) = events(s, {"type": "allin", "seat": 3})
     assert (taken.action, taken.amount, taken.all_in) == ("raise", 1400, False)
+
+
+def test_a_board_card_recorded_in_a_hand_is_a_camera_check_that_never_names_the_card_live():
+    from broadcast.views.projections import live_view, secure_view
+
+    s = run(table(), {"type": "start_hand", "button": 3}, {"type": "hole_cards", "seat": 2, "cards": "7dKd"},
+            {"type": "call", "seat": 3}, {"type": "call", "seat": 1}, {"type": "check", "seat": 2})
+    s = run(s, {"type": "board", "cards": "2c7d9h"})  # the board is what lies on the table
+    assert s.hand.board == ("2c", "7d", "9h")
+    assert s.hand.hole[s.hand.index(2)] == ("??", "Kd")
+    live = live_view(s, ts=0)
+    assert live["camera_checks"] == ["seat 2: camera check"] and "7d" not in str(live["camera_checks"])
+    assert secure_view(s, ts=0)["camera_checks"] == [{"seat": 2, "card": "7d"}]
+    s = run(s, *[{"type": "check", "seat": x} for x in (1, 2, 3)])
+    with pytest.raises(CardConflict):
+        events(s, {"type": "board", "cards": "9h"})  # a card already on the board

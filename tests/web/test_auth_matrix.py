@@ -182,16 +182,9 @@ def no_token_in_logs(caplog):
             assert token not in text, f"a token leaked into the {record.name} log: {record.getMessage()!r}"
 
 
-DEALER_ENTERS_CARDS = pytest.mark.xfail(strict=True, reason=(
-    "broadcast/web/app.py command_rows(): hole_cards is also a dealer command, but DESIGN.md gives "
-    "card entry and correction to secure only (the dealer never sees hole cards)"))
-
-
 @pytest.mark.parametrize("caller,how,role", CALLERS, ids=[c[0] for c in CALLERS])
 @pytest.mark.parametrize("endpoint,row,kind,path", ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
 async def test_matrix_cell(server, session, endpoint, row, kind, path, caller, how, role, request):
-    if endpoint == "post-card-entry" and how in ("header", "cookie") and role == "dealer":
-        request.applymarker(DEALER_ENTERS_CARDS)
     headers, query = credentials(how, role)
     status, location = await call(session, server, kind, path, headers, query, BODIES.get(endpoint))
     check(kind, expected(row, how, role), status, location)
@@ -209,8 +202,6 @@ async def test_secure_is_refused_when_nobody_holds_the_role(server_no_secure, se
 @pytest.mark.parametrize("caller,how,role", CALLERS, ids=[c[0] for c in CALLERS])
 async def test_card_entry_is_refused_when_secure_is_off(server_no_secure, session, caller, how, role, request):
     """Nobody enters cards when the secure card room is off (401 or 403, never a ruling)."""
-    if how in ("header", "cookie") and role == "dealer":
-        request.applymarker(DEALER_ENTERS_CARDS)
     _, row, kind, path = CARD_ENTRY
     headers, query = credentials(how, role)
     status, _ = await call(session, server_no_secure, kind, path, headers, query, BODIES["post-card-entry"])
