@@ -29,7 +29,14 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 TVTABLE = str(Path(sys.executable).with_name("tvtable"))
 TABLE = "bench"
-TOKENS = {role: f"{role}-bench-token-0123456789abcdef" for role in ("dealer", "rep", "td", "graphics", "commentator", "viewer")}
+TOKENS = {role: f"{role}-bench-token-0123456789abcdef"
+          for role in ("dealer", "rep", "td", "graphics", "commentator", "viewer", "secure")}
+
+
+def auth(command: dict) -> dict:
+    """Headers for a command: hole cards come from the card room (the camera's stand-in), the rest from the dealer."""
+    role = "secure" if command.get("type") == "hole_cards" else "dealer"
+    return {"Authorization": f"Bearer {TOKENS[role]}"}
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 

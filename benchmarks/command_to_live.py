@@ -29,7 +29,7 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _show import TABLE, TOKENS, Dealer, Show, dump, machine, summary  # noqa: E402
+from _show import TABLE, TOKENS, Dealer, Show, auth, dump, machine, summary  # noqa: E402
 
 GOAL_P99_MS = 10.0
 
@@ -62,7 +62,7 @@ async def run(n: int, warmup: int, seed: int, delay: float = 1.0, raw: str | Non
                 await asyncio.sleep(gap_ms / 1000)
             command = {**dealer.next(dict(latest)), "id": f"bench-{i}"}
             t0 = time.perf_counter()
-            async with session.post(url, json=command, headers=headers) as r:
+            async with session.post(url, json=command, headers=auth(command)) as r:
                 body = await r.json()
                 t1 = time.perf_counter()
             if r.status != 200:

@@ -36,7 +36,7 @@ import redis.asyncio as aioredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _show import TABLE, TOKENS, Dealer, Show, dump, machine, summary  # noqa: E402
+from _show import TABLE, TOKENS, Dealer, Show, auth, dump, machine, summary  # noqa: E402
 
 from broadcast.store import keys  # noqa: E402
 from broadcast.store.journal import read_all  # noqa: E402
@@ -79,7 +79,8 @@ async def run(events: int, delay: float, gap_ms: float, seed: int, redis_hz: int
             while latest.get("seq", 0) < last_seq:
                 got.clear()
                 await asyncio.wait_for(got.wait(), 5)
-            async with session.post(url, json={**dealer.next(dict(latest)), "id": f"p-{sent}"}, headers=headers) as r:
+            command = {**dealer.next(dict(latest)), "id": f"p-{sent}"}
+            async with session.post(url, json=command, headers=auth(command)) as r:
                 body = await r.json()
             sent += 1
             if r.status == 200 and body["seqs"]:

@@ -44,8 +44,9 @@ class DelayLine:
         """Add the next journal record (read live, before its release)."""
         event = record.event
         previous = self.release_at[-1] if self.release_at else 0
-        self.records.append(record)
+        # release_at first: ``due`` may run in a worker thread and trusts len(records).
         self.release_at.append(max(previous, record.ts + record.delay_ms))
+        self.records.append(record)
         if event["type"] == ActionUndone.type:
             self.undone.add(event["undone_seq"])
         elif event["type"] in (HandEnded.type, MisdealDeclared.type):
