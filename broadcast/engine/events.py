@@ -232,12 +232,12 @@ class OutOfTurnReturned(Event):
 
 
 @dataclass(frozen=True)
-class CameraCheckRaised(Event):
+class CardMisread(Event):
     """A card recorded at a seat turned out to be elsewhere (board or another seat).
 
     ``card`` is for the secure card room only: live screens say "seat N: camera check"."""
 
-    type: ClassVar[str] = "CameraCheckRaised"
+    type: ClassVar[str] = "CardMisread"
     hand: int
     seat: int
     card: str
@@ -248,7 +248,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CameraCheckRaised,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread,
     )
 }
 

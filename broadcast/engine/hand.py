@@ -246,7 +246,7 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
         with warnings.catch_warnings():
             # PokerKit warns when a card recorded in a hand is dealt to the board (a camera
             # misread). The warning names the card, and the operator log is a live screen:
-            # the secure card room gets the detail instead (CameraCheckRaised).
+            # the secure card room gets the detail instead (CardMisread).
             warnings.simplefilter("ignore", UserWarning)
             state.deal_board("".join(entry.cards))
         return

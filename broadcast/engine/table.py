@@ -26,7 +26,7 @@ from .events import (
     ActionUndone,
     BlindLevel,
     BoardDealt,
-    CameraCheckRaised,
+    CardMisread,
     ChipsRuled,
     ConditionalStatement,
     Event,
@@ -63,7 +63,7 @@ class TableState:
     seq: int = 0
     undone: frozenset[int] = frozenset()
     rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
-    camera_checks: tuple[CameraCheckRaised, ...] = ()  # this hand's; the card is for secure only
+    camera_checks: tuple[CardMisread, ...] = ()  # this hand's; the card is for secure only
     hand_level: int = 1  # the level the current (or last) hand was dealt at
     ledger: Ledger = Ledger()
     killed: frozenset[int] = frozenset()  # seats whose hand is dead this hand
@@ -305,7 +305,7 @@ def _board(hand: Hand, command: DealBoard) -> tuple[Event, ...]:
         if clash:
             cards = tuple("??" if c in clash else c for c in hand.hole[i])
             events.append(HoleCardsSet(hand=hand.number, seat=seat, cards=cards, source="camera check"))
-            events += [CameraCheckRaised(hand=hand.number, seat=seat, card=c) for c in clash]
+            events += [CardMisread(hand=hand.number, seat=seat, card=c) for c in clash]
     return tuple(events)
 
 
@@ -442,7 +442,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
         return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
-    if isinstance(event, CameraCheckRaised):
+    if isinstance(event, CardMisread):
         return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):
         return replace(state, killed=state.killed | {event.seat})
