@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.events import ActionUndone, HandEnded, HandStarted, MisdealDeclared, event_from_dict
+from .compliance.events import event_from_dict  # hand and compliance events share the journal
+from .engine.events import ActionUndone, HandEnded, HandStarted, MisdealDeclared
 from .engine.table import TableState, apply
 from .views.projections import commentary_view, public_view
 

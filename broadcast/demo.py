@@ -25,9 +25,9 @@ class DemoDealer:
         self.rng = random.Random(seed)
         self.pace = pace
 
-    async def _do(self, command: dict) -> bool:
+    async def _do(self, command: dict, *, person: str = "demo dealer", role: str = "dealer") -> bool:
         try:
-            await self.core.submit(command, person="demo dealer")
+            await self.core.submit(command, person=person, role=role)
             return True
         except Refusal as refusal:
             log.info("demo dealer: %s refused: %s", command.get("type"), refusal.reason)
@@ -36,8 +36,22 @@ class DemoDealer:
     async def _pause(self, low: float, high: float) -> None:
         await asyncio.sleep(self.rng.uniform(low, high) * self.pace)
 
+    async def _clear_tv_rules(self) -> None:
+        """What the reps do before the show: devices surrendered, logos checked (TV-table rules)."""
+        if not self.core.tv_rules:
+            return
+        for seat in self.core.state.seats:
+            if seat.stack <= 0:
+                continue
+            rep = {"person": "demo rep", "role": "rep"}
+            await self._do({"type": "surrender_devices", "player": seat.player, "items": ["phone"],
+                            "bag": f"B-{seat.seat:02d}", "rep": "demo rep"}, **rep)
+            await self._do({"type": "inspect_logos", "player": seat.player, "logos": []}, **rep)
+
     async def run(self) -> None:
         """Deal hand after hand."""
+        if self.core.view("live").get("deal_blockers"):
+            await self._clear_tv_rules()
         while True:
             state = self.core.state
             players = [s for s in state.seats if s.stack > 0]
@@ -58,11 +72,17 @@ class DemoDealer:
         assert hand is not None
         deck = list(DECK)
         self.rng.shuffle(deck)
-        self.deck = deck
+        self.deck, self.hand_no = deck, hand.number
         count = self.core.state.hole_card_count
         for seat in hand.seats:
-            cards = [deck.pop() for _ in range(count)]
-            await self._do({"type": "hole_cards", "seat": seat, "cards": cards, "source": "camera"})
+            await self._show_to_camera(seat, [deck.pop() for _ in range(count)])
+
+    async def _show_to_camera(self, seat: int, cards: list[str]) -> None:
+        """What the hole-card camera reports: the cards were shown, and which they are."""
+        camera = {"person": "demo camera", "role": "camera"}
+        if self.core.tv_rules:
+            await self._do({"type": "cards_shown", "seat": seat, "source": "camera"}, **camera)
+        await self._do({"type": "hole_cards", "seat": seat, "cards": cards, "source": "camera"}, **camera)
 
     def _remaining_deck(self) -> list[str]:
         """The unseen cards of the hand in play (after a restart the shuffle is gone)."""
@@ -74,8 +94,13 @@ class DemoDealer:
 
     async def _step(self) -> None:
         view = self.core.view("live")
-        if not hasattr(self, "deck"):
-            self.deck = self._remaining_deck()  # resumed mid-hand
+        if not hasattr(self, "deck") or self.hand_no != self.core.state.hand_no:
+            self.deck = self._remaining_deck()  # resumed mid-hand, or a hand someone else started
+            self.hand_no = self.core.state.hand_no
+        unseen = [row["seat"] for row in view["seats"] if row.get("dealt_in") and row.get("cards_seen") == "none"]
+        if unseen:
+            await self._show_to_camera(unseen[0], [self.deck.pop() for _ in range(self.core.state.hole_card_count)])
+            return
         if view["needs_board"]:
             cards = [self.deck.pop() for _ in range(view["needs_board"])]
             await self._do({"type": "board", "cards": cards})

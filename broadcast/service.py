@@ -15,9 +15,16 @@ from typing import Any, Callable
 
 import redis.asyncio as aioredis
 
-from .engine.commands import parse_command
+from .compliance import state as compliance
+from .compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
+from .compliance.commands import parse_command as parse_compliance
+from .compliance.config import ComplianceConfig
+from .compliance.dashboard import rep_view
+from .compliance.events import event_from_dict
+from .compliance.facts import facts_from_table
+from .engine.commands import Act, KillHand, PushChips, StartHand, parse_command
 from .engine.errors import BadCommand, Refusal
-from .engine.events import BlindLevel, Event, SeatedPlayer, TableOpened, event_from_dict
+from .engine.events import BlindLevel, Event, SeatedPlayer, TableOpened
 from .engine.table import TableState, apply, rule
 from .store import keys
 from .store.journal import Journal, redis_time_ms
@@ -55,13 +62,17 @@ def opening_event(table_cfg: Any, levels: Any) -> TableOpened:
 class TableCore:
     """Owns one table's state and journal. Use ``open()`` once, then ``submit()``."""
 
-    def __init__(self, redis: aioredis.Redis, table_cfg: Any, levels: Any, key: bytes, *, delay_s: float) -> None:
+    def __init__(self, redis: aioredis.Redis, table_cfg: Any, levels: Any, key: bytes, *, delay_s: float,
+                 compliance_config: ComplianceConfig | None = None) -> None:
         self.redis = redis
         self.config = table_cfg
         self.levels = levels
         self.table = table_cfg.id
         self.journal = Journal(redis, self.table, key)
         self.state = TableState()
+        self.compliance = compliance.ComplianceState()
+        self.rules = compliance_config or ComplianceConfig()
+        self.tv_rules = bool(getattr(table_cfg, "tv_rules", True))
         self.ts = 0
         self.delay_ms = int(round(delay_s * 1000))
         self._lock = asyncio.Lock()
@@ -70,17 +81,20 @@ class TableCore:
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
         records = await self.journal.load()
-        state = TableState()
+        state, rules = TableState(), compliance.ComplianceState()
         for rec in records:
-            state = apply(state, event_from_dict(rec.event), seq=rec.seq)
+            event = event_from_dict(rec.event)  # hand and compliance events share the journal
+            state = apply(state, event, seq=rec.seq)
+            rules = compliance.apply(rules, event, seq=rec.seq, ts=rec.ts)
             self.ts = rec.ts
-        self.state = state
+        self.state, self.compliance = state, rules
         await self.redis.sadd(keys.tables(), self.table)
         if not records:
             await self._append([opening_event(self.config, self.levels)], command_id=None)
         log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
 
-    async def submit(self, data: Any, *, person: str = "dealer", command_id: str | None = None) -> Accepted:
+    async def submit(self, data: Any, *, person: str = "dealer", role: str = "dealer",
+                     command_id: str | None = None) -> Accepted:
         """Rule on one command and make its events durable. Raises ``Refusal``."""
         if command_id is not None and (not isinstance(command_id, str) or not 0 < len(command_id) <= 100):
             raise BadCommand("id must be a text of 1 to 100 characters chosen by the client", field="id")
@@ -89,14 +103,49 @@ class TableCore:
                 done = await self.journal.previous_result(command_id)
                 if done is not None:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
-            command = parse_command(data, hole_card_count=self.state.hole_card_count)
-            events, after = rule(self.state, command)
-            seqs = await self._append(list(events), command_id=command_id, after=after)
+            ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
+            if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
+                command = parse_compliance(data, by=person, role=role, at_ms=ts)
+                events, after = compliance.decide(self.compliance, command, self._facts(), self.rules), None
+            else:
+                events, after = self._rule_on_table(data, person=person, role=role, ts=ts)
+            seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             return Accepted(seqs=tuple(seqs))
 
-    async def _append(self, events: list[Event], *, command_id: str | None, after: TableState | None = None) -> list[int]:
-        ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
+    def _facts(self, state: TableState | None = None):
+        return facts_from_table(state or self.state)
+
+    def _rule_on_table(self, data: Any, *, person: str, role: str, ts: int) -> tuple[tuple[Event, ...], TableState]:
+        """The hand engine's ruling, with the TV-table rules around it (go-live gate, called
+        clock, HALT PLAY) when this table has them."""
+        command = parse_command(data, hole_card_count=self.state.hole_card_count)
+        if not self.tv_rules:
+            return rule(self.state, command)
+        facts = self._facts()
+        before: tuple[Event, ...] = ()
+        if isinstance(command, StartHand):
+            compliance.check_deal_in(self.compliance, facts, self.rules)  # devices, logos, hand-for-hand
+        elif isinstance(command, (Act, PushChips)) and not getattr(command, "out_of_turn", False):
+            before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role)
+            if not compliance.action_allowed(before):
+                command = KillHand(seat=command.seat, reason="the called clock ran out: the hand is dead")
+        state = self.state
+        for event in before:  # the table ignores compliance events, but they take journal seqs
+            state = apply(state, event, seq=state.seq + 1)
+        events, after = rule(state, command)
+        rules = self.compliance
+        for i, event in enumerate(before + events):
+            rules = compliance.apply(rules, event, seq=self.state.seq + 1 + i, ts=ts)
+        after_events = compliance.after_table(rules, self._facts(after), self.rules, ts)  # HALT PLAY now due
+        for event in after_events:
+            after = apply(after, event, seq=after.seq + 1)
+        return before + events + after_events, after
+
+    async def _append(self, events: list[Event], *, command_id: str | None, after: TableState | None = None,
+                      ts: int | None = None) -> list[int]:
+        if ts is None:
+            ts = max(await redis_time_ms(self.redis), self.ts)
         records = await self.journal.append(
             [e.to_dict() for e in events], ts=ts, delay_ms=self.delay_ms, command_id=command_id
         )
@@ -105,6 +154,8 @@ class TableCore:
         else:
             for rec, event in zip(records, events):
                 self.state = apply(self.state, event, seq=rec.seq)
+        for rec, event in zip(records, events):
+            self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
         self.ts = ts
         for listener in list(self.listeners):
             listener(self)
@@ -116,10 +167,19 @@ class TableCore:
         return hand.awaiting_cards() if hand is not None and not hand.ended else ()
 
     def view(self, feed: str) -> dict[str, Any]:
-        """The live or secure view now."""
-        if feed == "secure":
-            return secure_view(self.state, ts=self.ts)
-        return live_view(self.state, ts=self.ts)
+        """The live, secure or compliance view now (never a hole card but on ``secure``)."""
+        if feed == "compliance":
+            view = rep_view(self.compliance, self._facts(), self.rules, self.ts)
+            view.update(type="view", feed="compliance", table=self.table, seq=self.state.seq, ts=self.ts,
+                        hand_complete=bool(self.state.hand and self.state.hand.ended), tv_rules=self.tv_rules)
+            return view
+        view = secure_view(self.state, ts=self.ts) if feed == "secure" else live_view(self.state, ts=self.ts)
+        if self.tv_rules:
+            facts = self._facts()
+            # The console holds a halted seat's action; it can still enter what happened.
+            view["halt"] = list(compliance.hold(self.compliance, facts, self.rules))
+            view["deal_blockers"] = [b.message for b in compliance.deal_in_blockers(self.compliance, facts, self.rules)]
+        return view
 
     async def follow_inbox(self) -> None:
         """Apply commands other processes post to the inbox stream (runs until cancelled)."""
@@ -132,7 +192,9 @@ class TableCore:
                     try:
                         data = json.loads(fields.get(b"c", b"{}"))
                         person = (fields.get(b"person") or b"inbox").decode()
-                        await self.submit(data, person=person, command_id=data.get("id") if isinstance(data, dict) else None)
+                        # Only capture PCs (the camera role's Redis user) may add to the inbox.
+                        await self.submit(data, person=person, role="camera",
+                                          command_id=data.get("id") if isinstance(data, dict) else None)
                     except Refusal as refusal:
                         log.info("table %s: inbox command refused: %s", self.table, refusal.reason)
                     except (ValueError, AttributeError) as exc:

@@ -143,6 +143,9 @@ class TableConfig:
     delay: float
     seats: tuple[Seat, ...]
     game: str = "nlhe"
+    # The TV-table rules (devices surrendered, logos checked, cards to the camera) are
+    # enforced here. An outer feature table sets ``tv_rules = false``.
+    tv_rules: bool = True
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,18 @@ class Person:
     role: str
     # repr=False: a Person printed in a log line or a traceback must not leak its token.
     token: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ComplianceSettings:
+    """The ``[compliance]`` section: how the TV-table rules are applied at this show."""
+
+    halt_at: str = "turn"  # HALT PLAY at an unshown seat's turn, or "first_action" of the hand
+    hidden_camera: bool = True  # the final table has the hidden camera
+    organiser: str = "Pokerfest"
+    approved_operators: tuple[str, ...] = ()
+    forbidden_operators: tuple[str, ...] = ()
+    unauthorised_satellites: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,6 +183,7 @@ class Show:
     allow_unsafe_redis: bool = False
     open_onair: bool = True
     people: tuple[Person, ...] = ()
+    compliance: "ComplianceSettings" = field(default_factory=lambda: ComplianceSettings())
 
     def table(self, id: str) -> TableConfig:
         """Return the table with this id; raise ``KeyError`` naming the known ids."""
@@ -283,7 +299,7 @@ class _Section:
 
 
 def _read_show(data: dict[str, Any]) -> Show:
-    top = _Section(data, "", ("show", "levels", "tables", "people"), "top")
+    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance"), "top")
     show = _Section(top.get("show", _MISSING), "show", (
         "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair",
     ), "[show]")
@@ -307,7 +323,28 @@ def _read_show(data: dict[str, Any]) -> Show:
         allow_unsafe_redis=show.flag("allow_unsafe_redis", False),
         open_onair=show.flag("open_onair", True),
         people=_read_people(top),
+        compliance=_read_compliance(top),
     )
+
+
+def _read_compliance(top: _Section) -> ComplianceSettings:
+    if not top.has("compliance"):
+        return ComplianceSettings()
+    sec = _Section(top.get("compliance", {}), "compliance", (
+        "halt_at", "hidden_camera", "organiser", "approved_operators", "forbidden_operators", "unauthorised_satellites",
+    ), "[compliance]")
+    halt_at = sec.text("halt_at", "turn")
+    if halt_at not in ("turn", "first_action"):
+        raise ConfigError(sec.key("halt_at"), 'must be "turn" (HALT PLAY when the action reaches an unshown seat) '
+                          'or "first_action" (at the hand\'s first action while any seat is unshown)')
+    lists = {}
+    for name in ("approved_operators", "forbidden_operators", "unauthorised_satellites"):
+        value = sec.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ConfigError(sec.key(name), "must be a list of company names, like [\"Acme Poker\"]")
+        lists[name] = tuple(v.strip() for v in value)
+    return ComplianceSettings(halt_at=halt_at, hidden_camera=sec.flag("hidden_camera", True),
+                              organiser=sec.text("organiser", "Pokerfest"), **lists)
 
 
 def _read_levels(top: _Section) -> tuple[Level, ...]:
@@ -329,7 +366,7 @@ def _read_levels(top: _Section) -> tuple[Level, ...]:
 def _read_tables(top: _Section, show_delay: float) -> tuple[TableConfig, ...]:
     tables: list[TableConfig] = []
     player_at: dict[str, str] = {}  # player id -> where they sit, for the duplicate message
-    for t in top.sections("tables", ("id", "name", "delay", "game", "seats"), "[[tables]]", required=True):
+    for t in top.sections("tables", ("id", "name", "delay", "game", "seats", "tv_rules"), "[[tables]]", required=True):
         tid = _read_id(t, "id", "table")
         if any(other.id == tid for other in tables):
             raise ConfigError(t.key("id"), f"table id {tid!r} is used twice; every table needs its own id")
@@ -362,7 +399,7 @@ def _read_tables(top: _Section, show_delay: float) -> tuple[TableConfig, ...]:
         if len(seats) < 2:
             raise ConfigError(t.key("seats"), f"a table needs at least 2 seated players; this one has {len(seats)}")
         seats.sort(key=lambda x: x.seat)
-        tables.append(TableConfig(tid, name, delay, tuple(seats), game))
+        tables.append(TableConfig(tid, name, delay, tuple(seats), game, t.flag("tv_rules", True)))
     if not tables:
         raise ConfigError("tables", "the show needs at least one [[tables]] entry")
     return tuple(tables)

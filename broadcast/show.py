@@ -51,6 +51,16 @@ class ShowRuntime:
         self.releasers: dict[str, Releaser] = {}
         self._tasks: list[asyncio.Task] = []
 
+    @property
+    def rules(self):
+        """The show's ``[compliance]`` settings as the compliance core's config."""
+        from .compliance.config import ComplianceConfig
+
+        c = self.show.compliance
+        return ComplianceConfig(halt_at=c.halt_at, hidden_camera=c.hidden_camera, organiser=c.organiser,
+                                approved_operators=c.approved_operators, forbidden_operators=c.forbidden_operators,
+                                unauthorised_satellites=c.unauthorised_satellites)
+
     def delay(self, table_id: str) -> float:
         return self.delay_override if self.delay_override is not None else self.show.table(table_id).delay
 
@@ -72,7 +82,8 @@ class ShowRuntime:
         await asyncio.to_thread(prepare)  # the equity tables, built once so the first all-in airs at once
         key = load_or_create_key(self.data_dir)
         for table in self.show.tables:
-            core = TableCore(self.redis, table, self.show.levels, key, delay_s=self.delay(table.id))
+            core = TableCore(self.redis, table, self.show.levels, key, delay_s=self.delay(table.id),
+                             compliance_config=self.rules)
             await core.open()
             core.listeners.append(self._live_changed)
             self.cores[table.id] = core
@@ -96,7 +107,7 @@ class ShowRuntime:
     def _live_changed(self, core: TableCore) -> None:
         import json
 
-        for feed in ("live", "secure"):
+        for feed in ("live", "secure", "compliance"):
             if self.hub.count(feed, core.table):
                 self.hub.publish(feed, core.table, json.dumps(core.view(feed), separators=(",", ":")))
 

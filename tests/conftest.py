@@ -30,14 +30,19 @@ TOKENS = {
 }
 
 
-def show_toml(table: str, *, delay: float = 1.0, secure: bool = True, people: bool = True, redis_url: str | None = None) -> str:
-    """A small show: one table, four players, two levels."""
+def show_toml(table: str, *, delay: float = 1.0, secure: bool = True, people: bool = True, redis_url: str | None = None,
+              tv_rules: bool = False) -> str:
+    """A small show: one table, four players, two levels.
+
+    The TV-table rules (devices, logos, cards to the camera) are off unless asked for:
+    tests of the hand, the feeds and the pages drive the table directly; the rules have
+    their own tests (tests/web/test_tv_rules.py) and the demo show plays with them on."""
     lines = [
         "[show]", 'name = "Test show"', f"delay = {delay}", "allow_unsafe_redis = true",
         *([f'redis_url = "{redis_url}"'] if redis_url else []),
         "[[levels]]", "small_blind = 100", "big_blind = 200", "ante = 200", "minutes = 20",
         "[[levels]]", "small_blind = 200", "big_blind = 400", "ante = 400", "minutes = 20",
-        "[[tables]]", f'id = "{table}"', 'name = "TV Table"',
+        "[[tables]]", f'id = "{table}"', 'name = "TV Table"', f"tv_rules = {'true' if tv_rules else 'false'}",
     ]
     for seat, (pid, name, country, stack) in enumerate(
         [("p-ann", "Ann Lee", "GB", 20000), ("p-bo", "Bo Chen", "CN", 30000), ("p-cy", "Cy Diaz", "ES", 25000), ("p-di", "Di Ek", "SE", 40000)],
@@ -79,12 +84,13 @@ def redis_targets() -> list[str | None]:
     return [None, external] if external else [None]
 
 
-async def start_show(tmp_path: Path, *, redis_url: str | None = None, delay: float = 1.0, secure: bool = True, people: bool = True) -> tuple[ShowServer, web.AppRunner]:
+async def start_show(tmp_path: Path, *, redis_url: str | None = None, delay: float = 1.0, secure: bool = True, people: bool = True,
+                     tv_rules: bool = False) -> tuple[ShowServer, web.AppRunner]:
     from broadcast.show import ShowRuntime
     from broadcast.web.app import make_app
 
     table = "t" + uuid.uuid4().hex[:8]
-    show = parse_show(show_toml(table, delay=delay, secure=secure, people=people, redis_url=redis_url))
+    show = parse_show(show_toml(table, delay=delay, secure=secure, people=people, redis_url=redis_url, tv_rules=tv_rules))
     runtime = ShowRuntime(show, tmp_path / "var", environ={})
     app = make_app(runtime, manage_runtime=False)
     await runtime.start()

@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 
 from broadcast.engine.cards import DECK
-from broadcast.engine.events import event_from_dict
+from broadcast.compliance.events import event_from_dict  # hand and compliance events share the journal
 from broadcast.engine.table import TableState, apply
 from broadcast.store import keys
 from broadcast.views.projections import live_view
@@ -444,13 +444,24 @@ def check_live_messages(messages: list[tuple[float, dict]]) -> list[str]:
 def check_live_matches_journal(messages: list[tuple[float, dict]], data: ShowData) -> list[str]:
     """Everything the live feed showed is still in the journal: replaying the journal to
     each message's seq gives exactly the view that was shown (nothing acknowledged lost)."""
+    from broadcast.compliance import state as compliance
+    from broadcast.compliance.config import ComplianceConfig
+    from broadcast.compliance.facts import facts_from_table
+
     wanted = {msg["seq"] for _, msg in messages}
+    tv_rules = any("halt" in msg for _, msg in messages)  # the demo's TV table plays under the TV-table rules
     views: dict[int, dict] = {}
-    state = TableState()
+    state, rules, config = TableState(), compliance.ComplianceState(), ComplianceConfig()
     for r in data.journal:
-        state = apply(state, event_from_dict(r.event), seq=r.seq)
+        event = event_from_dict(r.event)
+        state = apply(state, event, seq=r.seq)
+        rules = compliance.apply(rules, event, seq=r.seq, ts=r.ts)
         if r.seq in wanted:
             views[r.seq] = live_view(state, ts=r.ts)
+            if tv_rules:  # what the console holds and what blocks the deal, replayed as well
+                facts = facts_from_table(state)
+                views[r.seq]["halt"] = list(compliance.hold(rules, facts, config))
+                views[r.seq]["deal_blockers"] = [b.message for b in compliance.deal_in_blockers(rules, facts, config)]
     problems = []
     for _, msg in messages:
         if msg["seq"] not in views:

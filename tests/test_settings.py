@@ -97,7 +97,9 @@ def test_demo_show_loads_with_one_tv_table_of_six():
 def test_example_show_sets_every_key():
     raw = tomllib.loads((CONFIG / "example.toml").read_text())
     assert set(raw["show"]) == {"name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair"}
-    assert all(set(t) == {"id", "name", "delay", "game", "seats"} for t in raw["tables"])
+    assert all(set(t) == {"id", "name", "delay", "game", "seats", "tv_rules"} for t in raw["tables"])
+    assert set(raw["compliance"]) == {"halt_at", "hidden_camera", "organiser", "approved_operators",
+                                      "forbidden_operators", "unauthorised_satellites"}
     assert all(set(s) == {"seat", "id", "name", "country", "chips", "bio"} for t in raw["tables"] for s in t["seats"])
     show = load_show(CONFIG / "example.toml")
     assert [t.id for t in show.tables] == ["tv", "outer"]
@@ -275,3 +277,13 @@ def test_file_that_is_not_text(tmp_path):
     path.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(ConfigError, match="not UTF-8"):
         load_show(path)
+
+
+def test_compliance_settings_name_the_key_when_wrong():
+    base = (CONFIG / "demo.toml").read_text()
+    with pytest.raises(ConfigError) as err:
+        parse_show(base + '\n[compliance]\nhalt_at = "later"\n')
+    assert err.value.key == "compliance.halt_at"
+    with pytest.raises(ConfigError) as err:
+        parse_show(base + '\n[compliance]\napproved_operators = "Acme"\n')
+    assert err.value.key == "compliance.approved_operators"

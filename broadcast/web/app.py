@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 
+from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
 from ..engine.errors import Refusal
 from ..store.audit import audit
 from .auth import COOKIE, FEED_ROWS, Denied, Gate
@@ -25,7 +26,7 @@ log = logging.getLogger("tvtable.web")
 RUNTIME = web.AppKey("runtime", Any)
 GATE = web.AppKey("gate", Gate)
 
-STATE_VIEWS = ("public", "commentary", "live", "secure")
+STATE_VIEWS = ("public", "commentary", "live", "secure", "compliance")
 
 
 def error(status: int, message: str, *, field: str | None = None, code: str = "error") -> web.Response:
@@ -90,7 +91,7 @@ async def state(request: web.Request) -> web.Response:
     caller = request.app[GATE].check(request, view)
     core = _table(request)
     runtime = request.app[RUNTIME]
-    if view in ("live", "secure"):
+    if view in ("live", "secure", "compliance"):
         if view == "secure":
             await audit(runtime.redis, person=caller.name, role=caller.role, action="read secure state", table=core.table)
         return web.json_response(core.view(view))
@@ -108,6 +109,9 @@ SECURE_COMMANDS = {"hole_cards"}
 
 
 def command_rows(kind: object) -> tuple[str, ...]:
+    if kind in COMPLIANCE_COMMANDS:
+        # Rep and TD desks; the compliance core itself checks which of the two may rule.
+        return ("rep_commands", "td_commands")
     rows = ["dealer_commands"] if kind not in ("set_level", "penalty", "kill_hand") else []
     if kind in TD_COMMANDS:
         rows.append("td_commands")
@@ -144,7 +148,7 @@ async def commands(request: web.Request) -> web.Response:
     if caller.role == "secure":
         await audit(request.app[RUNTIME].redis, person=caller.name, role=caller.role, action=f"entered {data.get('type')}",
                     table=core.table, detail=f"seat {data.get('seat')}")
-    result = await core.submit(data, person=f"{caller.name} ({caller.role})", command_id=data.get("id"))
+    result = await core.submit(data, person=caller.name, role=caller.role, command_id=data.get("id"))
     return web.json_response(result.to_dict())
 
 
@@ -168,7 +172,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     hub.subscribe(client)  # before the snapshot, so nothing published meanwhile is lost
     pump = None
     try:
-        if name in ("live", "secure"):
+        if name in ("live", "secure", "compliance"):
             await ws.send_str(json.dumps(core.view(name), separators=(",", ":")))
         elif name in ("public", "commentary"):
             for stream_id, text in await runtime.backlog(name, core.table, int(after) if after else None):
