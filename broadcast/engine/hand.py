@@ -10,8 +10,20 @@ from __future__ import annotations
 import copy
 import warnings
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
-from pokerkit import Automation, ChipsPushing, HoleCardsShowingOrMucking, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
+from pokerkit import (
+    Automation,
+    Card,
+    ChipsPushing,
+    HoleCardsShowingOrMucking,
+    Mode,
+    NoLimitTexasHoldem,
+    OmahaHoldemHand,
+    PotLimitOmahaHoldem,
+    StandardHighHand,
+    State,
+)
 
 from .cards import UNKNOWN, is_known
 from .events import ActionTaken, BoardDealt, HandStarted
@@ -28,7 +40,35 @@ AUTOMATIONS = (
 )
 
 STREETS = ("preflop", "flop", "turn", "river")
-GAMES = {"nlhe": NoLimitTexasHoldem, "plo": PotLimitOmahaHoldem}
+
+
+def _remembering(hand_type: type) -> type:
+    """``hand_type`` whose ``from_game`` remembers its answers.
+
+    At showdown PokerKit asks for every player's best hand once per player still in (to
+    decide whose hand can still win): 36 evaluations for 6 hands, in pure Python. The
+    answer depends only on the cards, so it is remembered (about 9 ms saved a showdown).
+    """
+    best = lru_cache(maxsize=4096)(lambda cls, hole, board: super(cls, cls).from_game(hole, board))
+
+    class Remembering(hand_type):  # type: ignore[misc, valid-type]
+        @classmethod
+        def from_game(cls, hole_cards, board_cards=()):
+            return best(cls, tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards)))
+
+    Remembering.__name__ = Remembering.__qualname__ = hand_type.__name__
+    return Remembering
+
+
+class _NoLimitHoldem(NoLimitTexasHoldem):
+    hand_types = (_remembering(StandardHighHand),)
+
+
+class _PotLimitOmaha(PotLimitOmahaHoldem):
+    hand_types = (_remembering(OmahaHoldemHand),)
+
+
+GAMES = {"nlhe": _NoLimitHoldem, "plo": _PotLimitOmaha}
 
 
 @dataclass(frozen=True)
