@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from ..equity import EquityInputError, equity, outs
 
 from ..engine.cards import UNKNOWN
-from ..engine.events import ActionTaken, BoardDealt
+from ..engine.events import ActionTaken, BoardDealt, ChipsRuled, ConditionalStatement
 from ..engine.table import TableState
 
 FEEDS = ("public", "commentary", "live", "compliance", "secure", "control")
@@ -108,6 +108,14 @@ def _results(state: TableState, reveal: bool) -> dict[str, Any] | None:
     return {"pots": [{"amount": p["amount"], "winners": {str(k): v for k, v in p["winners"].items()}} for p in hand.payouts()]}
 
 
+def _ruling(r: ChipsRuled | ConditionalStatement) -> dict[str, Any]:
+    """A chip-action ruling or a conditional statement, for the floor's eyes on the console."""
+    if isinstance(r, ConditionalStatement):
+        return {"seat": r.seat, "rule": "Conditional Statements", "note": f"conditional statement recorded: {r.text}",
+                "flagged": True}
+    return {"seat": r.seat, "rule": r.rule, "note": r.note, "flagged": r.flagged}
+
+
 def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
     """Dealer console and rep dashboard: actions, stacks, pots, whose turn, card lights."""
     view = _header(state, "live", ts)
@@ -131,12 +139,7 @@ def live_view(state: TableState, *, ts: int) -> dict[str, Any]:
     view["legal"] = legal
     # Which seat, never which card: the card would reveal a hole card in the room.
     view["camera_checks"] = sorted({f"seat {c.seat}: camera check" for c in state.camera_checks})
-    view["rulings"] = [
-        {"seat": r.seat, "rule": getattr(r, "rule", "Conditional Statements"),
-         "note": getattr(r, "note", f"conditional statement recorded: {getattr(r, 'text', '')}"),
-         "flagged": getattr(r, "flagged", True)}
-        for r in state.rulings
-    ]
+    view["rulings"] = [_ruling(r) for r in state.rulings]
     view["needs_board"] = hand.needs_board() if hand and not hand.ended else 0
     view["awaiting_cards"] = list(hand.awaiting_cards()) if hand and not hand.ended else []
     return view
