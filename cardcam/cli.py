@@ -1,4 +1,4 @@
-"""``cardcam`` command line: recognize, calibrate, build-model.
+"""``cardcam`` command line: run, recognize, calibrate, build-model.
 
 Hook into a parent argparse CLI with ``add_parser(subparsers)``; each subcommand sets
 ``func`` (call it with the parsed namespace; it returns an exit code).
@@ -47,6 +47,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     b.add_argument("--workers", type=int, default=None)
     b.add_argument("--json", action="store_true", help="machine-readable output")
     b.set_defaults(func=cmd_build_model)
+
+    w = sub.add_parser("run", help="read the show's cameras and post card reads to the core",
+                       description="Read the cameras listed in the show file's [[cameras]] and post "
+                                   "confirmed card reads to each table's inbox, through the show's "
+                                   "Redis. Starts one worker process per camera group; with --group, "
+                                   "runs only that group (e.g. on another machine).")
+    w.add_argument("--config", required=True, metavar="FILE", help="the show's TOML file (with [[cameras]])")
+    w.add_argument("--group", default=None, help="run only this camera group in this process")
+    w.add_argument("--redis", default=None, metavar="URL",
+                   help="the show's Redis (or TVTABLE_REDIS_URL, or show.redis_url; default: the "
+                        "embedded Redis of a show running with the same --data-dir)")
+    w.add_argument("--data-dir", default="var", help="the running show's data dir (default ./var)")
+    w.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="vision processes per group (default: one per camera, at most one per core)")
+    w.add_argument("--threads", action="store_true", help="do the vision in threads instead of processes")
+    w.add_argument("--model", metavar="FILE", help="model file (default: var/cardcam/model.npz)")
+    w.add_argument("--seconds", type=float, default=0, help="stop after N seconds (default: run until Ctrl-C)")
+    w.add_argument("--check", action="store_true", help="check the config, print the camera plan and exit")
+    w.add_argument("--json", action="store_true", help="machine-readable output (with --check)")
+    w.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    w.set_defaults(func=cmd_run)
     return p
 
 
@@ -130,6 +151,139 @@ def cmd_build_model(args) -> int:
         print(json.dumps({"model": out, **m.info}))
     else:
         print(f"model written to {out}")
+    return 0
+
+
+def _plan(settings) -> dict:
+    return {"k": settings.k, "n": settings.n, "groups": {
+        g: [{"camera": c.id, "table": c.table, "kind": c.kind, "seats": [r.label for r in c.regions]} for c in cams]
+        for g, cams in settings.groups().items()}}
+
+
+def _redis_url(args, show) -> str | None:
+    import os
+
+    url = args.redis or os.environ.get("TVTABLE_REDIS_URL") or show.redis_url
+    if url:
+        return url
+    from broadcast.store.embedded import EmbeddedRedis
+
+    embedded = EmbeddedRedis(Path(args.data_dir))
+    return embedded.url if embedded.socket_path.exists() else None
+
+
+def cmd_run(args) -> int:
+    import logging
+
+    from broadcast.settings import ConfigError
+
+    from .cameras import load
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)-7s %(name)-18s %(message)s", datefmt="%H:%M:%S")
+    try:
+        show, settings = load(args.config)
+    except ConfigError as e:
+        print(f"tvtable: {e}", file=sys.stderr)
+        return 2
+    groups = settings.groups()
+    if not groups:
+        print(f"tvtable: {args.config} has no [[cameras]]: nothing to read", file=sys.stderr)
+        return 2
+    if args.group is not None and args.group not in groups:
+        print(f"tvtable: no camera group {args.group!r} in {args.config} (groups: {', '.join(groups)})",
+              file=sys.stderr)
+        return 2
+    if args.check:
+        plan = _plan(settings)
+        if args.json:
+            print(json.dumps(plan))
+        else:
+            for g, cams in plan["groups"].items():
+                print(f"group {g}:")
+                for c in cams:
+                    print(f"  {c['camera']:<16} {c['kind']:<8} table {c['table']}: {', '.join(c['seats'])}")
+        return 0
+    url = _redis_url(args, show)
+    if url is None:
+        print(f"tvtable: no show is running under {args.data_dir}: start `tvtable serve` first, or pass "
+              "--redis URL", file=sys.stderr)
+        return 2
+    wanted = [args.group] if args.group is not None else list(groups)
+    if len(wanted) == 1:
+        return _run_one(args, show, settings, wanted[0], url)
+    return _supervise(args, wanted, url)
+
+
+def _run_one(args, show, settings, group: str, url: str) -> int:
+    import asyncio
+
+    from .worker import run_group
+    try:
+        return asyncio.run(run_group(show, settings, group, url, jobs=args.jobs, model_path=args.model,
+                                     seconds=args.seconds, threads=args.threads))
+    except KeyboardInterrupt:
+        return 0
+    except (OSError, ConnectionError) as e:
+        print(f"tvtable: cannot reach the show's Redis: {e}", file=sys.stderr)
+        return 1
+
+
+def _group_main(argv: list[str]) -> None:
+    """Entry point of one group's process (spawned by ``_supervise``)."""
+    raise SystemExit(main(argv))
+
+
+def _supervise(args, groups: list[str], url: str) -> int:
+    """One process per camera group; a process that dies is restarted with backoff."""
+    import multiprocessing
+    import signal
+    import time
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # a service manager stops us with SIGTERM: stop the groups too
+    ctx = multiprocessing.get_context("spawn")
+    base = ["cardcam", "run", "--config", args.config, "--redis", url]
+    if args.jobs:
+        base += ["--jobs", str(args.jobs)]
+    if args.threads:
+        base.append("--threads")
+    if args.model:
+        base += ["--model", args.model]
+    if args.verbose:
+        base.append("-v")
+    procs: dict[str, object] = {}
+    restarts = {g: 0 for g in groups}
+    next_start = {g: 0.0 for g in groups}
+    stop_at = time.monotonic() + args.seconds if args.seconds else None
+    try:
+        while stop_at is None or time.monotonic() < stop_at:
+            for g in groups:
+                p = procs.get(g)
+                if p is not None and p.is_alive():
+                    continue
+                if p is not None:
+                    restarts[g] += 1
+                    wait = min(30.0, 0.5 * 2 ** min(restarts[g], 6))
+                    print(f"tvtable: camera group {g} stopped (exit {p.exitcode}); restarting in {wait:g} s",
+                          file=sys.stderr)
+                    next_start[g] = time.monotonic() + wait
+                    procs[g] = None
+                if time.monotonic() >= next_start[g]:
+                    proc = ctx.Process(target=_group_main, args=(base + ["--group", g],), name=f"cardcam {g}")
+                    proc.start()
+                    procs[g] = proc
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for p in procs.values():
+            if p is not None and p.is_alive():
+                p.terminate()
+        for p in procs.values():
+            if p is not None:
+                p.join(10)
     return 0
 
 

@@ -123,5 +123,6 @@ def setup_pages(app: web.Application) -> None:
     app.router.add_get("/logout", logout)
     app.router.add_get("/overlay/table", overlay_table)
     app.router.add_get("/console", console)
+    from .cardroom import setup as setup_cardroom; setup_cardroom(app)  # noqa: E702 - /secure/cards (role secure, audited)
     from .commentary import setup as setup_commentary; setup_commentary(app)  # noqa: E702 - /commentary and its APIs
     app.router.add_static("/static/", HERE / "static", name="static")

@@ -211,6 +211,7 @@ def make_app(runtime: Any, *, manage_runtime: bool = True) -> web.Application:
     app.router.add_get("/api/v1/tables/{table}/state", state)
     app.router.add_post("/api/v1/tables/{table}/commands", commands)
     app.router.add_get("/ws/v1/{feed}", feed)
+    from .ingest import setup as setup_ingest; setup_ingest(app)  # noqa: E702 - JPEG frames from capture PCs (role camera)
     setup_pages(app)
     return app
 
