@@ -302,7 +302,8 @@ def crops_key(table: str) -> str:
 
 
 def alerts_key(table: str) -> str:
-    """JSON list of duplicate and impossible reads with their card (secret)."""
+    """Hash worker -> JSON list of its duplicate and impossible reads, with the card (secret).
+    One field per worker, so camera groups of one table never overwrite each other."""
     return f"{PREFIX}:{{{table}}}:cardcam:alerts"
 
 

@@ -229,6 +229,9 @@ class Worker:
             self.pool = self._pool_factory()
         tasks = []
         try:
+            for table in self.trackers:  # alerts of an earlier run of this worker are stale
+                await _quietly(self.redis.hdel(names.alerts_key(table), self.name),
+                               f"cardcam {self.name}: cannot clear old alerts of table {table}")
             for cam in self.cameras:
                 source = self._given_sources.get(cam.id) or make_source(
                     cam, self.redis, on_status=lambda s, r, cam=cam: self._on_status(cam, s, r))
@@ -401,7 +404,7 @@ class Worker:
                    "seats": list(seats), "since": since}
                   for (kind, seats, card), since in sorted(current.items(), key=lambda kv: kv[1])]
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(names.alerts_key(table), json.dumps(detail, separators=(",", ":")))
+        pipe.hset(names.alerts_key(table), self.name, json.dumps(detail, separators=(",", ":")))
         pipe.xadd(names.events_key(table), {"k": "alerts"}, maxlen=EVENTS_MAXLEN, approximate=True)
         await _quietly(pipe.execute(), f"cardcam {self.name}: cannot publish the alerts of table {table}")
 

@@ -121,13 +121,11 @@ async def _alerts(redis, core) -> list[dict]:
 
     table = core.table
     out: list[dict] = []
-    raw = await redis.get(alerts_key(table))
-    if raw:
+    for _, raw in sorted((await redis.hgetall(alerts_key(table))).items()):  # one field per camera group
         try:
-            for a in json.loads(raw):
-                out.append({**a, "source": "camera"})
+            out.extend({**a, "source": "camera"} for a in json.loads(raw))
         except ValueError:
-            pass
+            continue
     state = core.state
     for check in state.camera_checks:
         out.append({"id": alert_id(table, "core", check.hand, check.seat, check.card), "kind": "board",

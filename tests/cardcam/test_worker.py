@@ -233,7 +233,7 @@ async def test_the_same_card_at_two_seats_is_a_camera_check_whose_card_only_the_
 
 
 async def _dup(redis, table):
-    raw = await redis.get(names.alerts_key(table))
+    raw = await redis.hget(names.alerts_key(table), "main")
     alerts = [a for a in json.loads(raw or "[]") if a["kind"] == "duplicate"]
     return alerts or None
 
