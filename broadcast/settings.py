@@ -184,6 +184,7 @@ class Show:
     open_onair: bool = True
     people: tuple[Person, ...] = ()
     compliance: "ComplianceSettings" = field(default_factory=lambda: ComplianceSettings())
+    cardcam: Any = None  # cardcam.cameras.CardcamSettings: [cardcam] and [[cameras]]
 
     def table(self, id: str) -> TableConfig:
         """Return the table with this id; raise ``KeyError`` naming the known ids."""
@@ -299,7 +300,7 @@ class _Section:
 
 
 def _read_show(data: dict[str, Any]) -> Show:
-    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance"), "top")
+    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras"), "top")
     show = _Section(top.get("show", _MISSING), "show", (
         "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair",
     ), "[show]")
@@ -313,9 +314,15 @@ def _read_show(data: dict[str, Any]) -> Show:
         if not redis_url.startswith(_REDIS_SCHEMES):
             raise ConfigError("show.redis_url", "must be a Redis address like redis://host:6379/0, "
                               "rediss://host:6380/0 or unix:///path/to/redis.sock")
+    tables = _read_tables(top, delay)
+    # The hole-card cameras are checked by the card reader's own module (it knows sources
+    # and regions); imported here lazily because it imports this module.
+    from cardcam.cameras import read_cardcam
+
     return Show(
         name=name,
-        tables=_read_tables(top, delay),
+        tables=tables,
+        cardcam=read_cardcam(data, tables),
         levels=_read_levels(top),
         host=host,
         port=port,

@@ -263,22 +263,11 @@ def _box(value: Any, key: str) -> tuple[float, float, float, float]:
 
 
 def load(path: str | os.PathLike[str]) -> tuple[Show, CardcamSettings]:
-    """Read a show file with its cameras: the show checked by ``broadcast.settings``, the
-    cameras by :func:`read_cardcam`."""
+    """Read a show file with its cameras (``broadcast.settings`` checks both)."""
     from broadcast import settings
 
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise ConfigError("file", f"cannot read {os.fspath(path)}: {e.strerror or e}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError("file", f"{os.fspath(path)} is not a valid TOML show file: {e}") from None
-    rest = {k: v for k, v in data.items() if k not in ("cameras", "cardcam")}
-    show = settings._read_show(rest)  # the show's own keys, checked as `tvtable serve` does
-    return show, read_cardcam(data, show.tables)
+    show = settings.load_show(path)
+    return show, show.cardcam
 
 
 def hole_cards(show: Show, table: str) -> int:

@@ -17,8 +17,8 @@ HERE = Path(__file__).resolve().parent
 ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
 
 HOME = {
-    "dealer": "/console", "rep": "/console", "td": "/console", "secure": "/console",
-    "graphics": "/overlay/table", "commentator": "/overlay/table", "viewer": "/overlay/table",
+    "dealer": "/console", "rep": "/console", "td": "/console", "secure": "/secure/cards",
+    "graphics": "/overlay/table", "commentator": "/commentary", "viewer": "/overlay/table",
 }
 
 
