@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .detect import RANK_SIZE, SUIT_SIZE, Candidate
+from .detect import SUIT_SIZE, Candidate
 
 RANK_CLASSES = "23456789TJQKAX"
 SUIT_CLASSES = "cdhsX"

@@ -16,7 +16,7 @@ import uuid
 
 import redis.asyncio as aioredis
 
-from ..delay import DelayLine, Release
+from ..delay import DelayLine
 from . import keys
 from .journal import read_all, record_from_fields, redis_time_ms
 

@@ -16,7 +16,6 @@ class R:
 
 def read(*cards, faces=None, shown=True):
     cards = tuple(cards)
-    known = [c for c in cards if c != "??"]
     return R(shown, len(cards) if faces is None else faces, cards,
              tuple(0.99 if c != "??" else 0.0 for c in cards))
 

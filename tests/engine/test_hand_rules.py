@@ -8,7 +8,7 @@ import pytest
 from broadcast.engine.errors import (
     BadCommand, CardConflict, HandInProgress, IllegalAction, NoHandInProgress, NothingToUndo, NotYourTurn,
 )
-from broadcast.engine.events import ActionUndone, HandEnded, HandStarted
+from broadcast.engine.events import ActionUndone, HandEnded
 from tests.engine.helpers import events, run, table
 
 

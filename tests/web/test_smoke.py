@@ -1,7 +1,6 @@
 """End to end through HTTP and sockets: a command is acknowledged, shown live, and
 released on the public feed only after its delay."""
 
-import asyncio
 import json
 import time
 
