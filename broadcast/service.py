@@ -191,6 +191,8 @@ class TableCore:
                     last = entry_id
                     try:
                         data = json.loads(fields.get(b"c", b"{}"))
+                        if isinstance(data, dict) and data.get("type") == "hole_cards":
+                            data["source"] = "camera"  # only capture PCs may add to the inbox
                         person = (fields.get(b"person") or b"inbox").decode()
                         # Only capture PCs (the camera role's Redis user) may add to the inbox.
                         await self.submit(data, person=person, role="camera",

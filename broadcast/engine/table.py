@@ -64,6 +64,7 @@ class TableState:
     undone: frozenset[int] = frozenset()
     rulings: tuple[ChipsRuled | ConditionalStatement, ...] = ()  # this hand's, for the floor
     camera_checks: tuple[CardMisread, ...] = ()  # this hand's; the card is for secure only
+    secured: frozenset[int] = frozenset()  # seats whose cards the secure card room set this hand
     hand_level: int = 1  # the level the current (or last) hand was dealt at
     ledger: Ledger = Ledger()
     killed: frozenset[int] = frozenset()  # seats whose hand is dead this hand
@@ -268,6 +269,10 @@ def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCar
         raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
     if len(command.cards) != state.hole_card_count:
         raise BadCommand(f"cards needs {state.hole_card_count} cards in this game", field="cards")
+    if command.source == "camera" and command.seat in state.secured:
+        # A human in the card room corrected this seat: a later camera read must not undo it.
+        raise IllegalAction(f"seat {command.seat}: the secure card room has set these cards this hand; "
+                            "the camera does not override them", field="source")
     elsewhere = set(hand.board)
     for i, seat in enumerate(hand.seats):
         if seat != command.seat:
@@ -436,12 +441,13 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             killed = tuple(p for p in players if p in {state.seat(s).player for s in state.killed})  # type: ignore[union-attr]
         killed_seats = frozenset(n for n in event.seats if state.seat(n).player in killed)  # type: ignore[union-attr]
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
-                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=())
+                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset())
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
-        return replace(state, hand=hand.with_hole_cards(event.seat, event.cards))
+        secured = state.secured | {event.seat} if event.source == "secure" else state.secured
+        return replace(state, hand=hand.with_hole_cards(event.seat, event.cards), secured=secured)
     if isinstance(event, CardMisread):
         return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):

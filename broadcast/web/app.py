@@ -145,6 +145,8 @@ async def commands(request: web.Request) -> web.Response:
         # The dealer never sees hole cards: only cards tabled at showdown are theirs to enter.
         raise Denied(403, "the dealer enters hole cards only when they are tabled at showdown; "
                           "card entry and correction belong to the secure card room")
+    if data.get("type") == "hole_cards":
+        data = {**data, "source": caller.role}  # who entered the cards is the caller, not what they claim
     if caller.role == "secure":
         await audit(request.app[RUNTIME].redis, person=caller.name, role=caller.role, action=f"entered {data.get('type')}",
                     table=core.table, detail=f"seat {data.get('seat')}")

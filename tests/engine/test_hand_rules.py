@@ -361,3 +361,13 @@ def test_a_board_card_recorded_in_a_hand_is_a_camera_check_that_never_names_the_
     s = run(s, *[{"type": "check", "seat": x} for x in (1, 2, 3)])
     with pytest.raises(CardConflict):
         events(s, {"type": "board", "cards": "9h"})  # a card already on the board
+
+
+def test_a_camera_read_never_overrides_the_secure_card_rooms_correction():
+    s = run(table(), {"type": "start_hand"}, {"type": "hole_cards", "seat": 1, "cards": "AsKd", "source": "camera"},
+            {"type": "hole_cards", "seat": 1, "cards": "AsKh", "source": "secure"})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "hole_cards", "seat": 1, "cards": "AsKd", "source": "camera"})
+    assert err.value.field == "source" and "Kd" not in str(err.value)
+    s = run(s, {"type": "fold", "seat": 1}, {"type": "fold", "seat": 2}, {"type": "start_hand"})
+    assert s.secured == frozenset()  # a new hand: the camera reads again
