@@ -371,3 +371,22 @@ def test_a_camera_read_never_overrides_the_secure_card_rooms_correction():
     assert err.value.field == "source" and "Kd" not in str(err.value)
     s = run(s, {"type": "fold", "seat": 1}, {"type": "fold", "seat": 2}, {"type": "start_hand"})
     assert s.secured == frozenset()  # a new hand: the camera reads again
+
+
+def test_odd_chip_goes_to_the_first_seat_left_of_the_button():
+    # Rule book "Odd Chips": the odd chip goes to the player closest to the button (on its left).
+    checks = lambda *seats: [{"type": "check", "seat": x} for x in seats]  # noqa: E731
+    s = run(table((20000, 20000, 20000), levels=((100, 200, 0),)), {"type": "start_hand", "button": 3},
+            *[{"type": "hole_cards", "seat": x, "cards": c} for x, c in ((1, "AsKd"), (2, "AhKc"), (3, "2c3d"))],
+            {"type": "raise", "seat": 3, "amount": 401}, {"type": "call", "seat": 1}, {"type": "call", "seat": 2},
+            {"type": "board", "cards": "QsJhTc"}, *checks(1, 2, 3), {"type": "board", "cards": "7d"}, *checks(1, 2, 3),
+            {"type": "board", "cards": "6s"}, *checks(1, 2))
+    ended = next(e for e in events(s, {"type": "check", "seat": 3}) if isinstance(e, HandEnded))
+    assert ended.pots == ({"amount": 1203, "winners": {1: 602, 2: 601}},)
+
+
+def test_an_uncalled_bet_is_returned():
+    s = run(table((20000, 20000, 20000), levels=((100, 200, 0),)), {"type": "start_hand", "button": 3},
+            {"type": "raise", "seat": 3, "amount": 5000}, {"type": "fold", "seat": 1})
+    ended = next(e for e in events(s, {"type": "fold", "seat": 2}) if isinstance(e, HandEnded))
+    assert ended.stacks == {1: 19900, 2: 19800, 3: 20300}  # seat 3 wins the blinds; its 4,800 uncalled came back
