@@ -87,6 +87,13 @@ class KillHand:
 
 
 @dataclass(frozen=True)
+class Muck:
+    """At showdown, the seat throws its cards away instead of tabling them."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Undo:
     reason: str = ""
 
@@ -96,9 +103,9 @@ class SetLevel:
     level: int
 
 
-Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Undo | SetLevel
+Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck | Undo | SetLevel
 
-COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "chips", "conditional", "misdeal", "penalty", "kill_hand", "undo", "set_level")
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty", "kill_hand", "undo", "set_level")
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -181,6 +188,8 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
                             reason=texts["reason"], rule=rule.strip()[:100])
     if kind == "set_level":
         return SetLevel(level=_int(data, "level", minimum=1))
+    if kind == "muck":
+        return Muck(seat=_int(data, "seat", minimum=1))
     seat = _int(data, "seat", minimum=1)
     amount = _int(data, "amount", required=kind in ("bet", "raise"), minimum=1)
     out_of_turn = data.get("out_of_turn", False)

@@ -211,6 +211,16 @@ class Hand:
             seat for i, seat in enumerate(self.seats) if self.pk.statuses[i] and not is_known(self.hole[i])
         )
 
+    @property
+    def to_show(self) -> int | None:
+        """The seat whose turn it is to table (or muck) at showdown, or None."""
+        i = None if self.over else self.pk.showdown_index
+        return None if i is None else self.seats[i]
+
+    def all_in_showdown(self) -> bool:
+        """Someone still in the hand is all-in: every hand is turned face up."""
+        return any(self.pk.statuses[i] and self.pk.stacks[i] == 0 for i in range(len(self.seats)))
+
     def stack(self, seat: int) -> int:
         return self.pk.stacks[self.index(seat)]
 
@@ -290,7 +300,9 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
             warnings.simplefilter("ignore", UserWarning)
             state.deal_board("".join(entry.cards))
         return
-    if entry.action == "fold":
+    if entry.action == "muck":
+        state.show_or_muck_hole_cards(False)  # at showdown: the hand is not tabled, so it cannot win
+    elif entry.action == "fold":
         state.fold()
     elif entry.action in ("check", "call"):
         state.check_or_call()

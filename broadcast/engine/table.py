@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import HOLE_CARD_COUNT, UNKNOWN
-from .commands import Act, Command, Conditional, DealBoard, IssuePenalty, KillHand, Misdeal, PushChips, SetHoleCards, SetLevel, StartHand, Undo
+from .commands import Act, Command, Conditional, DealBoard, IssuePenalty, KillHand, Misdeal, Muck, PushChips, SetHoleCards, SetLevel, StartHand, Undo
 from .errors import (
     BadCommand,
     CardConflict,
@@ -130,6 +130,8 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         events = (_act(hand, command),)
     elif isinstance(command, PushChips):
         events = _chips(hand, command)
+    elif isinstance(command, Muck):
+        events = (_muck(hand, command.seat),)
     elif isinstance(command, KillHand):
         if command.seat not in hand.seats or not hand.in_hand(command.seat):
             raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
@@ -375,6 +377,18 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
         raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {word} {chips(low)}", field="amount")
     kind = "raise" if verb == "raise to" else "bet"
     return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == top)
+
+
+def _muck(hand: Hand, seat: int) -> ActionTaken:
+    """Rule "Winning hand": only tabled hands win; a player at showdown may muck instead."""
+    if hand.to_show is None:
+        raise IllegalAction("no showdown is under way: a hand is mucked only at showdown", field="type")
+    if hand.all_in_showdown():
+        raise IllegalAction(f"seat {seat} cannot muck: with a player all-in every hand is turned face up "
+                            "(rules \"All-In Showdown\" and \"Side Action\")", field="type")
+    if seat != hand.to_show:
+        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat")
+    return ActionTaken(hand=hand.number, seat=seat, action="muck", amount=hand.bet(seat))
 
 
 def situation(hand: Hand, seat: int) -> Situation:

@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
     "bet": ("dealer", "Bet `amount` (the seat's total on the street).", {"seat": SEAT, "amount": CHIPS, "out_of_turn": {"type": "boolean"}}, ["seat", "amount"]),
     "raise": ("dealer", "Raise to `amount` (the seat's total on the street).", {"seat": SEAT, "amount": CHIPS, "out_of_turn": {"type": "boolean"}}, ["seat", "amount"]),
     "allin": ("dealer", "All-in: the whole stack.", {"seat": SEAT, "out_of_turn": {"type": "boolean"}}, ["seat"]),
+    "muck": ("dealer", "At showdown, the seat whose turn it is to show throws its cards away (not when a player is all-in).",
+             {"seat": SEAT}, ["seat"]),
     "chips": ("dealer", "What physically happened: the chips pushed out (values) and any declaration; the engine rules on it (oversized chip, multiple chips, half-bet raising, undercall...).",
               {"seat": SEAT, "chips": {"type": "array", "items": CHIPS}, "declared": {"enum": ["", "call", "raise", "bet", "allin"]},
                "amount": CHIPS}, ["seat"]),

@@ -390,3 +390,24 @@ def test_an_uncalled_bet_is_returned():
             {"type": "raise", "seat": 3, "amount": 5000}, {"type": "fold", "seat": 1})
     ended = next(e for e in events(s, {"type": "fold", "seat": 2}) if isinstance(e, HandEnded))
     assert ended.stacks == {1: 19900, 2: 19800, 3: 20300}  # seat 3 wins the blinds; its 4,800 uncalled came back
+
+
+def test_only_tabled_hands_win_a_player_may_muck_at_showdown():
+    checks = lambda *seats: [{"type": "check", "seat": x} for x in seats]  # noqa: E731
+    s = run(table((20000, 20000), levels=((100, 200, 0),)), {"type": "start_hand", "button": 2},
+            {"type": "hole_cards", "seat": 2, "cards": "2c3d"},
+            {"type": "call", "seat": 2}, {"type": "check", "seat": 1},
+            *[c for b in ("QsJhTc", "7d", "6s") for c in ({"type": "board", "cards": b}, *checks(1, 2))])
+    assert s.hand.to_show == 1 and s.hand.awaiting_cards() == (1,)  # seat 1's cards were never read
+    with pytest.raises(NotYourTurn):
+        events(s, {"type": "muck", "seat": 2})
+    ended = next(e for e in events(s, {"type": "muck", "seat": 1}) if isinstance(e, HandEnded))
+    assert ended.pots[0]["winners"] == {2: 400}
+
+
+def test_no_muck_at_an_all_in_showdown():
+    s = run(table((20000, 20000), levels=((100, 200, 0),)), {"type": "start_hand", "button": 2},
+            {"type": "hole_cards", "seat": 2, "cards": "2c3d"}, {"type": "allin", "seat": 2}, {"type": "call", "seat": 1})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "muck", "seat": 1})
+    assert "All-In Showdown" in str(err.value)
