@@ -45,3 +45,59 @@ def audit() -> str:
 
 def tables() -> str:
     return f"{PREFIX}:tables"
+
+
+# -- the card reader's keys ------------------------------------------------------------------
+# Secret (they hold live hole cards, as words or pixels): only the cardcam worker, the frame
+# ingest and the secure card room touch them. The rest hold no card and may feed any live screen.
+
+
+def seats_key(table: str) -> str:
+    """Hash seat -> JSON: the camera's read of each seat (secret)."""
+    return f"{PREFIX}:{{{table}}}:cardcam:seats"
+
+
+def crops_key(table: str) -> str:
+    """Hash seat -> JPEG: the latest frame crop of each seat (secret)."""
+    return f"{PREFIX}:{{{table}}}:cardcam:crops"
+
+
+def alerts_key(table: str) -> str:
+    """Hash worker -> JSON list of its duplicate and impossible reads, with the card (secret).
+    One field per worker, so camera groups of one table never overwrite each other."""
+    return f"{PREFIX}:{{{table}}}:cardcam:alerts"
+
+
+def resolved_key(table: str) -> str:
+    """Hash alert id -> JSON {by, at, how}: alerts the card room resolved (no card)."""
+    return f"{PREFIX}:{{{table}}}:cardcam:resolved"
+
+
+def events_key(table: str) -> str:
+    """Stream of "something changed" pointers for the card room (no card)."""
+    return f"{PREFIX}:{{{table}}}:cardcam:events"
+
+
+def lights_key(table: str) -> str:
+    """Hash seat -> none/some/all: cards shown to the camera (no card; for live screens)."""
+    return f"{PREFIX}:{{{table}}}:cardcam:lights"
+
+
+def health_key() -> str:
+    """Hash camera -> JSON {status, table, seats, since, reason}: camera health (no card)."""
+    return f"{PREFIX}:cardcam:health"
+
+
+def alive_key(camera: str) -> str:
+    """Set (with a TTL) while a worker reads this push camera."""
+    return f"{PREFIX}:cardcam:alive:{camera}"
+
+
+def frames_key(camera: str) -> str:
+    """Stream of pushed JPEG frames for one camera (secret: the pixels show hole cards)."""
+    return f"{PREFIX}:cardcam:frames:{camera}"
+
+
+def ingest_stats_key(camera: str) -> str:
+    """Hash of counters for one pushed camera (received, bytes, dropped and rejected)."""
+    return f"{PREFIX}:cardcam:ingest:{camera}"
