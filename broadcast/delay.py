@@ -111,7 +111,8 @@ class DelayLine:
         if hand is not None and self.hand_over_live(hand.number):
             hole = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
             release.revealed = max(release.revealed, hand.number)
-        return (state.seq, public_view(state, ts=ts, hole=hole), commentary_view(state, ts=ts, hole=hole))
+        public = public_view(state, ts=ts, hole=hole)
+        return (state.seq, public, commentary_view(state, ts=ts, hole=hole, public=public))
 
     def _ts_of(self, seq: int) -> int:
         return self.records[seq - 1].ts if seq else 0

@@ -208,10 +208,16 @@ def history(state: TableState) -> list[dict[str, Any]]:
 
 
 def commentary_view(
-    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None
+    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None,
+    public: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The commentators' view: on-air data plus the action history (delayed)."""
-    view = public_view(state, ts=ts, hole=hole, feed="commentary")
+    """The commentators' view: on-air data plus the outs and the action history (delayed).
+
+    ``public`` is the public view of the same state, when the caller already built it
+    (the releaser builds both for every record): only the differences are added."""
+    if public is None:
+        public = public_view(state, ts=ts, hole=hole)
+    view = {**public, "feed": "commentary", "equity": _equities(state, hole, true_outs=True)}
     view["history"] = history(state)
     return view
 
