@@ -66,12 +66,8 @@ class DelayLine:
 
     def next_due(self) -> int | None:
         """Redis time (ms) at which the next unreleased record is due, or None."""
-        i = self._index_after(self.cursor)
-        return self.release_at[i] if i < len(self.records) else None
-
-    def _index_after(self, seq: int) -> int:
-        # seqs are dense from 1, so the index of seq s is s - 1.
-        return seq
+        # Seqs are dense from 1, so the record after seq ``cursor`` sits at index ``cursor``.
+        return self.release_at[self.cursor] if self.cursor < len(self.records) else None
 
     def hand_over_live(self, hand: int | None) -> bool:
         return hand is not None and hand in self.ended_hands
@@ -82,7 +78,7 @@ class DelayLine:
         Returns None when nothing is due. The caller publishes, then calls ``commit``.
         """
         state = self.state
-        start = self._index_after(self.cursor)
+        start = self.cursor  # seqs are dense from 1: the next record's index is the cursor
         end = start
         while end < len(self.records) and self.release_at[end] <= now_ms:
             end += 1

@@ -4,6 +4,7 @@ and the readers that carry the delayed streams to the sockets."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from pathlib import Path
@@ -105,8 +106,6 @@ class ShowRuntime:
             log.error("background task %s stopped: %r", task.get_name(), task.exception())
 
     def _live_changed(self, core: TableCore) -> None:
-        import json
-
         for feed in ("live", "secure", "compliance"):
             if self.hub.count(feed, core.table):
                 self.hub.publish(feed, core.table, json.dumps(core.view(feed), separators=(",", ":")))
