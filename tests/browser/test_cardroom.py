@@ -185,7 +185,9 @@ async def test_the_secure_card_room_shows_reads_resolves_a_duplicate_and_audits_
         assert wanted in actions, (wanted, actions)
     resolved = next(a for a in audit if a["action"] == "resolved camera check")
     assert "kept at seat 2" in resolved["detail"] and "seat 1" in resolved["detail"]
-    assert "live camera check 1 cleared" in resolved["detail"]
+    # The worker may raise the check more than once before the room resolves it; every one is cleared.
+    cleared = re.search(r"live camera check ([\d, ]+) cleared", resolved["detail"])
+    assert cleared and "1" in cleared.group(1).split(", "), resolved["detail"]
     leak = card_words("As", "Kd", "9c", "Ah")
     assert not [a for a in audit if leak.search(json.dumps(a))]
     assert not re.search(r"secure-token", json.dumps(audit))
