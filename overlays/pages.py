@@ -125,4 +125,7 @@ def setup_pages(app: web.Application) -> None:
     app.router.add_get("/console", console)
     from .cardroom import setup as setup_cardroom; setup_cardroom(app)  # noqa: E702 - /secure/cards (role secure, audited)
     from .commentary import setup as setup_commentary; setup_commentary(app)  # noqa: E702 - /commentary and its APIs
+    from .tournament import setup as setup_tournament; setup_tournament(app)  # noqa: E702 - /rep and /td
+    from .graphics import setup as setup_graphics; setup_graphics(app)  # noqa: E702 - /graphics and the control feed
+    from .watch import setup as setup_watch; setup_watch(app)  # noqa: E702 - /watch companion page
     app.router.add_static("/static/", HERE / "static", name="static")
