@@ -20,6 +20,15 @@ The file looks like this (``config/example.toml`` sets and explains every key)::
     redis_url = "redis://..."     # optional; default is the embedded Redis
     allow_unsafe_redis = false    # optional
     open_onair = true             # optional
+    watch_delay = 15              # optional: extra seconds on /watch, for viewers' stream lag
+
+    [redis]                       # optional: a show on several machines
+    ca_file = "/etc/tvtable/tls/ca.crt"     # TLS (rediss://): the CA that signed Redis's certificate
+    cert_file = "..."             # optional client certificate and key, both or neither
+    key_file = "..."
+    core_user = "tvt-core"        # one ACL user per process kind; each one's password comes
+    overlay_user = "tvt-overlay"  # from TVTABLE_REDIS_PASSWORD_<KIND> (never from this file)
+    cardcam_user = "tvt-cardcam"
 
     [[levels]]
     small_blind = 100
@@ -170,6 +179,26 @@ class ComplianceSettings:
     unauthorised_satellites: tuple[str, ...] = ()
 
 
+SERVICE_KINDS = ("core", "overlay", "cardcam")
+
+
+@dataclass(frozen=True)
+class RedisSettings:
+    """The ``[redis]`` section: TLS files and one ACL user name per process kind.
+
+    Passwords are not here: each kind reads its own from ``TVTABLE_REDIS_PASSWORD_<KIND>``.
+    """
+
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    users: tuple[tuple[str, str], ...] = ()  # (kind, ACL user name); empty: the URL's user (or default)
+
+    def user(self, kind: str) -> str | None:
+        """The ACL user name of a process kind, or None when the show sets none."""
+        return dict(self.users).get(kind)
+
+
 @dataclass(frozen=True)
 class Show:
     """A whole show file, checked."""
@@ -185,6 +214,8 @@ class Show:
     people: tuple[Person, ...] = ()
     compliance: "ComplianceSettings" = field(default_factory=lambda: ComplianceSettings())
     cardcam: Any = None  # cardcam.cameras.CardcamSettings: [cardcam] and [[cameras]]
+    watch_delay: float = 0.0  # extra seconds on /watch, on top of each table's delay
+    redis: RedisSettings = field(default_factory=RedisSettings)
 
     def table(self, id: str) -> TableConfig:
         """Return the table with this id; raise ``KeyError`` naming the known ids."""
@@ -300,9 +331,9 @@ class _Section:
 
 
 def _read_show(data: dict[str, Any]) -> Show:
-    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras"), "top")
+    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras", "redis"), "top")
     show = _Section(top.get("show", _MISSING), "show", (
-        "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair",
+        "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "watch_delay",
     ), "[show]")
     name = show.text("name")
     delay = show.seconds("delay")
@@ -331,7 +362,32 @@ def _read_show(data: dict[str, Any]) -> Show:
         open_onair=show.flag("open_onair", True),
         people=_read_people(top),
         compliance=_read_compliance(top),
+        watch_delay=show.seconds("watch_delay", 0.0),
+        redis=_read_redis(top, redis_url),
     )
+
+
+def _read_redis(top: _Section, url: str | None) -> RedisSettings:
+    if not top.has("redis"):
+        return RedisSettings()
+    sec = _Section(top.get("redis", {}), "redis", (
+        "ca_file", "cert_file", "key_file", *(f"{kind}_user" for kind in SERVICE_KINDS),
+    ), "[redis]")
+    files = {name: sec.text(name) if sec.has(name) else None for name in ("ca_file", "cert_file", "key_file")}
+    if (files["cert_file"] is None) != (files["key_file"] is None):
+        missing = "key_file" if files["key_file"] is None else "cert_file"
+        raise ConfigError(sec.key(missing), "a client certificate needs both cert_file and key_file")
+    if any(files.values()) and url is not None and not url.startswith("rediss://"):
+        raise ConfigError("show.redis_url", "TLS files are set in [redis]: use a rediss:// address")
+    users = []
+    for kind in SERVICE_KINDS:
+        name = f"{kind}_user"
+        if sec.has(name):
+            value = sec.text(name)
+            if not _ID.fullmatch(value):
+                raise ConfigError(sec.key(name), "a Redis user name must be letters, digits, - or _, like \"tvt-core\"")
+            users.append((kind, value))
+    return RedisSettings(**files, users=tuple(users))
 
 
 def _read_compliance(top: _Section) -> ComplianceSettings:
