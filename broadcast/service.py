@@ -18,9 +18,10 @@ import redis.asyncio as aioredis
 from .compliance import state as compliance
 from .compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
 from .compliance.commands import parse_command as parse_compliance
+from .compliance.clock import read_called_clock
 from .compliance.config import ComplianceConfig
 from .compliance.dashboard import rep_view
-from .compliance.events import event_from_dict
+from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
 from .engine.commands import Act, KillHand, PushChips, StartHand, parse_command
 from .engine.errors import BadCommand, Refusal
@@ -31,6 +32,9 @@ from .store.journal import Journal, redis_time_ms
 from .views.projections import live_view, secure_view
 
 log = logging.getLogger("tvtable.core")
+
+DEAD_ON_THE_CLOCK = "the called clock ran out: the hand is dead"
+CLOCK_PERSON = "the called clock"  # who the audit log names for an expiry nobody keyed
 
 Listener = Callable[["TableCore"], None]
 
@@ -77,6 +81,8 @@ class TableCore:
         self.delay_ms = int(round(delay_s * 1000))
         self._lock = asyncio.Lock()
         self.listeners: list[Listener] = []
+        self._clock_timer: asyncio.Task | None = None
+        self._clock_key: tuple[int, int, int] | None = None
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -91,6 +97,7 @@ class TableCore:
         await self.redis.sadd(keys.tables(), self.table)
         if not records:
             await self._append([opening_event(self.config, self.levels)], command_id=None)
+        self._arm_clock()  # a clock called before a restart still runs out
         log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
 
     async def submit(self, data: Any, *, person: str = "dealer", role: str = "dealer",
@@ -105,8 +112,7 @@ class TableCore:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
             ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
             if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
-                command = parse_compliance(data, by=person, role=role, at_ms=ts)
-                events, after = compliance.decide(self.compliance, command, self._facts(), self.rules), None
+                events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
             else:
                 events, after = self._rule_on_table(data, person=person, role=role, ts=ts)
             seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
@@ -129,7 +135,12 @@ class TableCore:
         elif isinstance(command, (Act, PushChips)) and not getattr(command, "out_of_turn", False):
             before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role)
             if not compliance.action_allowed(before):
-                command = KillHand(seat=command.seat, reason="the called clock ran out: the hand is dead")
+                command = KillHand(seat=command.seat, reason=DEAD_ON_THE_CLOCK)
+        return self._rule_with(before, command, ts)
+
+    def _rule_with(self, before: tuple[Event, ...], command: Any, ts: int) -> tuple[tuple[Event, ...], TableState]:
+        """The table's ruling on ``command`` after the compliance events ``before``, then the
+        HALT PLAY due once the table has moved on."""
         state = self.state
         for event in before:  # the table ignores compliance events, but they take journal seqs
             state = apply(state, event, seq=state.seq + 1)
@@ -141,6 +152,17 @@ class TableCore:
         for event in after_events:
             after = apply(after, event, seq=after.seq + 1)
         return before + events + after_events, after
+
+    def _rule_on_compliance(self, data: dict, *, person: str, role: str,
+                            ts: int) -> tuple[tuple[Event, ...], TableState | None]:
+        """A rep's, TD's or the clock's command; a called clock run out kills the seat's hand."""
+        command = parse_compliance(data, by=person, role=role, at_ms=ts)
+        events = compliance.decide(self.compliance, command, self._facts(), self.rules)
+        expired = next((e for e in events if isinstance(e, ClockExpired)), None)
+        hand = self.state.hand
+        if expired is None or hand is None or hand.ended or not hand.in_hand(expired.seat):
+            return events, None
+        return self._rule_with(events, KillHand(seat=expired.seat, reason=DEAD_ON_THE_CLOCK), ts)
 
     async def _append(self, events: list[Event], *, command_id: str | None, after: TableState | None = None,
                       ts: int | None = None) -> list[int]:
@@ -157,9 +179,38 @@ class TableCore:
         for rec, event in zip(records, events):
             self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
         self.ts = ts
+        self._arm_clock()
         for listener in list(self.listeners):
             listener(self)
         return [r.seq for r in records]
+
+    def _arm_clock(self) -> None:
+        """Keep one timer per called clock: started when a clock is called, stopped when it is
+        answered, cancelled or its hand ends."""
+        called = self.compliance.called_clock
+        key = (called.hand, called.seat, called.started_ms) if called else None
+        if key == self._clock_key:
+            return
+        timer, self._clock_timer, self._clock_key = self._clock_timer, None, key
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        if called is not None:
+            self._clock_timer = asyncio.get_running_loop().create_task(
+                self._run_out(called.hand, called.started_ms, called.deadline_ms), name=f"called clock {self.table}")
+
+    async def _run_out(self, hand: int, started_ms: int, deadline_ms: int) -> None:
+        """Submit the expiry once Redis TIME is past the countdown and the tie margin (a tie
+        goes to the player: an action keyed within the margin still counts)."""
+        due = deadline_ms + self.rules.clock_tie_ms + 1
+        try:
+            while (now := await redis_time_ms(self.redis)) < due:
+                await asyncio.sleep((due - now) / 1000)  # the loop's clock may run early: ask Redis again
+            await self.submit({"type": "expire_clock"}, person=CLOCK_PERSON, role="system",
+                              command_id=f"clock-expiry-{hand}-{started_ms}")
+        except Refusal as refusal:  # answered or cancelled while we slept
+            log.info("table %s: called clock not expired: %s", self.table, refusal.reason)
+        except (ConnectionError, OSError, aioredis.RedisError) as exc:
+            log.warning("table %s: could not run out the called clock: %s", self.table, exc)
 
     def awaiting_cards(self) -> tuple[int, ...]:
         """Seats whose tabled cards the dealer must enter (showdown with unknown cards)."""
@@ -174,6 +225,10 @@ class TableCore:
                         hand_complete=bool(self.state.hand and self.state.hand.ended), tv_rules=self.tv_rules)
             return view
         view = secure_view(self.state, ts=self.ts) if feed == "secure" else live_view(self.state, ts=self.ts)
+        called = self.compliance.called_clock
+        # The console shows the called clock; pages count down from this reading and ``ts``.
+        view["called_clock"] = read_called_clock(called, self.ts).to_dict() | {"deadline_ms": called.deadline_ms} \
+            if called else None
         if self.tv_rules:
             facts = self._facts()
             # The console holds a halted seat's action; it can still enter what happened.

@@ -56,14 +56,13 @@ from .events import (
 )
 from .facts import TableFacts
 
-STANDARD = (50, 10)  # seconds, then the countdown
-SHORT_LEVELS = (25, 5)  # at levels of twenty minutes or less
 MINUTE = 60_000
 
 
-def clock_allowance(level_minutes: int) -> tuple[int, int]:
-    """The time limit and countdown for a called clock at a level of ``level_minutes``."""
-    return SHORT_LEVELS if level_minutes <= 20 else STANDARD
+def clock_allowance(level_minutes: int, config: ComplianceConfig = ComplianceConfig()) -> tuple[int, int]:
+    """The time limit and countdown for a called clock at a level of ``level_minutes``: the
+    rule book's 50 s + 10 s (25 s + 5 s at short levels) unless a rehearsal config shortens them."""
+    return config.clock_short_levels if level_minutes <= config.short_level_minutes else config.clock_standard
 
 
 # -- the called clock -----------------------------------------------------------------------
@@ -106,7 +105,8 @@ def read_called_clock(clock: CalledClock, now_ms: int) -> CalledClockReading:
     return CalledClockReading(clock.seat, "expired", 0, 0)
 
 
-def call_clock(current: CalledClock | None, facts: TableFacts, cmd: CallClock) -> ClockCalled:
+def call_clock(current: CalledClock | None, facts: TableFacts, cmd: CallClock,
+               config: ComplianceConfig = ComplianceConfig()) -> ClockCalled:
     """The floor approved a call for the clock on the player to act."""
     need_role(cmd.role, ("dealer", "rep", "td"), "start a called clock")
     approved_by = need_text(cmd.approved_by or (cmd.by if cmd.role == "td" else ""), "approved_by",
@@ -118,7 +118,7 @@ def call_clock(current: CalledClock | None, facts: TableFacts, cmd: CallClock) -
                             field="seat")
     if current is not None and current.hand == facts.hand:
         raise IllegalAction(f"the clock is already running on seat {current.seat}", field="seat")
-    standard = clock_allowance(facts.minutes())
+    standard = clock_allowance(facts.minutes(), config)
     seconds = standard[0] if cmd.seconds is None else cmd.seconds
     countdown = standard[1] if cmd.countdown is None else cmd.countdown
     if seconds > standard[0] or countdown > standard[1]:

@@ -25,7 +25,17 @@ class ComplianceConfig:
     # "Calling for Clock": an action this close after the countdown ends is a tie, and
     # "that tie will customarily go to the player" (the dealer's key trails the chips).
     clock_tie_ms: int = 1000
+    # The called clock's allowance, (seconds, countdown): the rule book's 50 s + 10 s, and
+    # 25 s + 5 s at levels of ``short_level_minutes`` or less. A rehearsal show may shorten
+    # them (never the live rules' defaults), so a test need not wait half a minute.
+    clock_standard: tuple[int, int] = (50, 10)
+    clock_short_levels: tuple[int, int] = (25, 5)
+    short_level_minutes: int = 20
 
     def __post_init__(self) -> None:
         if self.halt_at not in HALT_AT:
             raise ValueError(f"halt_at must be one of {', '.join(HALT_AT)}")
+        for name in ("clock_standard", "clock_short_levels"):
+            seconds, countdown = getattr(self, name)
+            if seconds < 1 or countdown < 0:
+                raise ValueError(f"{name} must be (seconds of at least 1, countdown of at least 0)")

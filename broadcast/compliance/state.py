@@ -104,7 +104,7 @@ def decide(state: ComplianceState, command: c.Command, facts: TableFacts,
         case c.HighCardDraw():
             return (branding.high_card_draw(state.branding, config, state.field, cmd),)
         case c.CallClock():
-            return (clock.call_clock(state.called_clock, facts, cmd),)
+            return (clock.call_clock(state.called_clock, facts, cmd, config),)
         case c.ExpireClock():
             return (clock.expire_clock(state.called_clock, config, cmd),)
         case c.CancelClock():

@@ -47,6 +47,23 @@ def test_at_levels_of_twenty_minutes_or_less_the_clock_is_25_seconds_then_5():
     assert (called.seconds, called.countdown, called.approved_by) == (25, 5, "Olivier Marchand")
 
 
+def test_the_rule_book_allowance_is_the_default_and_only_a_rehearsal_config_shortens_it():
+    """The allowance lives in the pure config: its defaults are the rule book's; a rehearsal show may shorten it."""
+    from broadcast.compliance.config import ComplianceConfig
+
+    rules = ComplianceConfig()
+    assert (rules.clock_standard, rules.clock_short_levels, rules.short_level_minutes) == ((50, 10), (25, 5), 20)
+    assert clock_allowance(20, rules) == (25, 5) and clock_allowance(60, rules) == (50, 10)
+    rehearsal = ComplianceConfig(clock_short_levels=(2, 1))
+    desk = Desk(table_facts(3, minutes=(20, 20)), rehearsal)
+    desk.deal(actor=2)
+    desk.do("cards_shown", role="camera", seat=2)
+    (called,) = desk.do("call_clock", role="td", seat=2)
+    assert (called.seconds, called.countdown) == (2, 1)
+    with pytest.raises(ValueError):
+        ComplianceConfig(clock_standard=(0, 10))
+
+
 def test_the_floor_may_speed_up_the_clock_for_deliberate_stalling():
     """ "Tournament Supervisors reserve the right to speed-up the amount of time allotted for a clock if it appears
     that a player is deliberately stalling." """

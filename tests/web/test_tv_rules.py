@@ -82,3 +82,70 @@ async def test_the_dealer_cannot_enter_rep_commands_and_the_compliance_feed_neve
         async with s.ws_connect(tv.ws_url("compliance"), headers={"Authorization": f"Bearer {TOKENS['rep']}"}) as ws:
             text = (await ws.receive(timeout=5)).data
         assert '"As"' not in text and '"Kd"' not in text and '"feed":"compliance"' in text
+
+
+async def deal_with_clock(s, server, *, seconds=1, countdown=1):
+    """A hand dealt at a rehearsal show whose called clock is ``seconds`` + ``countdown``
+    (the rule book's 25 s + 5 s would make the test wait half a minute)."""
+    from dataclasses import replace
+
+    server.core.rules = replace(server.core.rules, clock_short_levels=(seconds, countdown))
+    await clear_all(s, server)
+    await post(s, server, {"type": "start_hand", "button": 1})
+    actor = server.core.state.hand.actor
+    assert (await post(s, server, {"type": "cards_shown", "seat": actor, "source": "rep"}, "rep"))[0] == 200
+    status, body = await post(s, server, {"type": "call_clock", "seat": actor}, "td")
+    assert status == 200, body
+    return actor
+
+
+async def test_the_called_clock_runs_out_by_itself_and_the_hand_is_dead(tv):
+    """ "If a player has not acted on his hand by the time the countdown is over, the hand will be dead." """
+    import asyncio
+
+    async with aiohttp.ClientSession() as s:
+        actor = await deal_with_clock(s, tv)
+        live = await view(s, tv, "live", "dealer")
+        assert live["called_clock"]["seat"] == actor and live["called_clock"]["phase"] == "time"
+        hand = tv.core.state.hand
+        for _ in range(60):  # 1 s + 1 s countdown + the 1 s tie margin, from Redis TIME
+            await asyncio.sleep(0.1)
+            if not tv.core.state.hand.in_hand(actor):
+                break
+        assert not tv.core.state.hand.in_hand(actor), "the seat's hand is dead once the countdown is over"
+        assert tv.core.state.hand.number == hand.number  # the seat's hand is dead, not the whole deal
+        records = await tv.core.journal.load()
+        kinds = [r.event["type"] for r in records]
+        assert "ClockExpired" in kinds and "HandKilled" in kinds
+        assert kinds.index("ClockExpired") < kinds.index("HandKilled")
+        rep = await view(s, tv, "compliance", "rep")
+        assert rep["called_clock"] is None
+        assert any("clock expired on seat" in a["what"] and a["by"] == "the called clock" for a in rep["audit"])
+        status, body = await post(s, tv, {"type": "call", "seat": actor})
+        assert status == 422, "a dead hand cannot act"
+
+
+async def test_a_tie_between_the_countdown_and_the_action_goes_to_the_player_at_the_table(tv):
+    """ "In case of a perceived tie between the countdown and the player's action, that tie will customarily go to
+    the player": an action keyed just after the countdown (within the tie margin) stands. """
+    import asyncio
+    import time
+
+    async with aiohttp.ClientSession() as s:
+        actor = await deal_with_clock(s, tv)
+        called = tv.core.compliance.called_clock
+        from broadcast.store.journal import redis_time_ms
+
+        now = await redis_time_ms(tv.core.redis)
+        await asyncio.sleep((called.deadline_ms + 200 - now) / 1000)  # 0.2 s after the countdown
+        started = time.monotonic()
+        status, body = await post(s, tv, {"type": "call", "seat": actor})
+        assert time.monotonic() - started < 0.8, "the machine was too slow to key the action inside the tie margin"
+        assert status == 200, body
+        assert tv.core.state.hand.in_hand(actor)
+        records = await tv.core.journal.load()
+        answered = [r.event for r in records if r.event["type"] == "ClockAnswered"]
+        assert answered and answered[-1]["tie"] is True
+        await asyncio.sleep(1.5)  # the timer must not kill the hand afterwards
+        assert tv.core.state.hand.in_hand(actor)
+        assert "ClockExpired" not in [r.event["type"] for r in await tv.core.journal.load()]
