@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compliance.events import event_from_dict  # hand and compliance events share the journal
+from .compliance.state import ComplianceState
+from .compliance.state import apply as apply_rules
 from .engine.events import ActionUndone, HandEnded, HandStarted, MisdealDeclared
 from .engine.table import TableState, apply
 from .views.projections import commentary_view, public_view
@@ -40,6 +42,7 @@ class DelayLine:
         self.cursor = 0  # last released seq
         self.revealed = 0  # last hand whose hole cards went on air
         self.state = TableState()  # the on-air (released, corrected) state
+        self.rules = ComplianceState()  # the same cut's field data and deals, for the extra graphics
 
     def feed(self, record: Any) -> None:
         """Add the next journal record (read live, before its release)."""
@@ -77,7 +80,7 @@ class DelayLine:
 
         Returns None when nothing is due. The caller publishes, then calls ``commit``.
         """
-        state = self.state
+        state, rules = self.state, self.rules
         start = self.cursor  # seqs are dense from 1: the next record's index is the cursor
         end = start
         while end < len(self.records) and self.release_at[end] <= now_ms:
@@ -85,8 +88,10 @@ class DelayLine:
         release = Release(cursor=self.cursor, release_at=self.release_at[end - 1] if end > start else 0, revealed=self.revealed)
         for rec in self.records[start:end]:
             if rec.seq not in self.undone:
-                state = apply(state, event_from_dict(rec.event), seq=rec.seq)
-                release.messages.append(self._views(state, rec.ts, release))
+                event = event_from_dict(rec.event)
+                state = apply(state, event, seq=rec.seq)
+                rules = apply_rules(rules, event, seq=rec.seq, ts=rec.ts)
+                release.messages.append(self._views(state, rec.ts, release, rules))
             release.cursor = rec.seq
         if end == start:
             hand = state.hand
@@ -97,17 +102,17 @@ class DelayLine:
                 self.revealed = hand.number
                 return None
             # The hand ended live after its delayed part aired: put its cards on air now.
-            release.messages.append(self._views(state, self._ts_of(state.seq), release))
-        self._pending = state
+            release.messages.append(self._views(state, self._ts_of(state.seq), release, rules))
+        self._pending = (state, rules)
         return release
 
-    def _views(self, state: TableState, ts: int, release: Release) -> tuple[int, dict, dict]:
+    def _views(self, state: TableState, ts: int, release: Release, rules: ComplianceState) -> tuple[int, dict, dict]:
         hand = state.hand
         hole = None
         if hand is not None and self.hand_over_live(hand.number):
             hole = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
             release.revealed = max(release.revealed, hand.number)
-        public = public_view(state, ts=ts, hole=hole)
+        public = public_view(state, ts=ts, hole=hole, rules=rules)
         return (state.seq, public, commentary_view(state, ts=ts, hole=hole, public=public))
 
     def _ts_of(self, seq: int) -> int:
@@ -115,10 +120,12 @@ class DelayLine:
 
     def commit(self, release: Release) -> None:
         """The release script accepted ``release``: move the cursor."""
-        self.state = self._pending
+        self.state, self.rules = self._pending
         self.cursor = release.cursor
         self.revealed = release.revealed
 
     def _apply(self, rec: Any) -> None:
         if rec.seq not in self.undone:
-            self.state = apply(self.state, event_from_dict(rec.event), seq=rec.seq)
+            event = event_from_dict(rec.event)
+            self.state = apply(self.state, event, seq=rec.seq)
+            self.rules = apply_rules(self.rules, event, seq=rec.seq, ts=rec.ts)

@@ -182,15 +182,49 @@ def _equities(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, 
     return out
 
 
+def _tournament(state: TableState, rules: Any) -> dict[str, Any]:
+    """The extra graphics' data (leaderboard, payouts, eliminations, deals), as released.
+
+    ``rules`` is the compliance state at the same cut of the journal (field data and
+    deals are journal events too, so they air with the same delay)."""
+    names = {s.player: s.name for s in state.seats}
+    field = getattr(rules, "field", None)
+    deals = getattr(getattr(rules, "conduct", None), "deals", ())
+    clock = getattr(rules, "level_clock", None)
+
+    def prize(place: int) -> int | None:
+        return field.payout(place) if field is not None else None
+
+    return {
+        "entries": field.entries if field else 0,
+        "players_left": (field.players_left if field and field.players_left else state.players_left),
+        "chips_in_play": field.chips_in_play if field else 0,
+        "prize_pool": field.prize_pool if field else 0,
+        "average_stack": field.average_stack if field else 0,
+        "payouts": [{"first": p.first, "last": p.last, "amount": p.amount} for p in (field.payouts if field else ())],
+        "eliminated": [
+            {"hand": e.hand, "seat": e.seat, "player": e.player, "name": names.get(e.player, e.player), "place": e.place,
+             "prize": prize(e.place), "eliminated_by": [names.get(p, p) for p in e.eliminated_by]}
+            for e in state.eliminated
+        ],
+        "deals": [{"text": d.text, "payouts": [{"player": p, "name": names.get(p, p), "amount": a} for p, a in d.payouts]}
+                  for d in deals],
+        "hand_for_hand": bool(clock and clock.hand_for_hand),
+    }
+
+
 def public_view(
-    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None, feed: str = "public"
+    state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None, feed: str = "public",
+    rules: Any = None,
 ) -> dict[str, Any]:
-    """What goes on air. ``hole`` is given only for a hand that has ended live."""
+    """What goes on air. ``hole`` is given only for a hand that has ended live; ``rules``
+    is the compliance state at the same cut (field data, deals) for the extra graphics."""
     view = _header(state, feed, ts)
     view.update(_table(state))
     view["seats"] = _seats(state, hole, lights=False)
     view["results"] = _results(state, hole is not None)
     view["equity"] = _equities(state, hole, true_outs=feed == "commentary")
+    view["tournament"] = _tournament(state, rules)
     return view
 
 
