@@ -103,9 +103,77 @@ class SetLevel:
     level: int
 
 
-Command = StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck | Undo | SetLevel
+SEATING_REASONS = ("late_entry", "re_entry", "alternate", "table_move", "redraw")
 
-COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty", "kill_hand", "undo", "set_level")
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """Between hands, a player takes an empty seat with ``stack`` chips."""
+
+    seat: int
+    player: str
+    name: str
+    country: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class MovePlayer:
+    """Between hands, a seated player moves to an empty seat at this table."""
+
+    player: str
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """Between hands, a player leaves the table: with the chips (moved to another table)
+    or with the chips removed from play."""
+
+    player: str
+    reason: str
+    chips_removed: bool = False
+
+
+@dataclass(frozen=True)
+class Away:
+    """Rule "At Your Seat": the seat was not within reach of the chair when the last card
+    reached the button, so its hand is dead."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class FourCardFlop:
+    """Four cards came off for the flop. ``burn`` is the one the floor drew at random;
+    or ``draw`` (0-3), the adapter's random pick among the four as entered."""
+
+    cards: tuple[str, ...]
+    burn: str | None = None
+    draw: int | None = None
+
+
+@dataclass(frozen=True)
+class HoldForReview:
+    """The dealer holds these seats' cards aside for the floor to review."""
+
+    seats: tuple[int, ...]
+    reason: str
+
+
+Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck
+           | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview)
+
+COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
+                 "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
+                 "hold_for_review")
+
+# Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
+# director's floor, or both. The secure card room also enters hole cards.
+TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player"})
+DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away"})
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -124,6 +192,40 @@ def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> in
     return value
 
 
+def _text(data: dict, key: str, why: str, *, limit: int = 200) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise BadCommand(f"{key} {why}", field=key)
+    return value.strip()[:limit]
+
+
+def _seating(kind: str, data: dict) -> Command:
+    if kind == "seat_player":
+        reason = data.get("reason", "late_entry")
+        if reason not in SEATING_REASONS:
+            raise BadCommand(f"reason must be one of {', '.join(SEATING_REASONS)}", field="reason")
+        seat = _int(data, "seat", minimum=1)
+        if seat > 10:  # type: ignore[operator]
+            raise BadCommand("seat must be between 1 and 10", field="seat")
+        country = data.get("country", "")
+        if not isinstance(country, str) or len(country) > 3:
+            raise BadCommand("country must be a short country code such as GB", field="country")
+        return SeatPlayer(seat=seat, player=_text(data, "player", "is the player's stable id", limit=64),  # type: ignore[arg-type]
+                          name=_text(data, "name", "is the name on air", limit=64), country=country.upper(),
+                          stack=_int(data, "stack", minimum=1), reason=reason)  # type: ignore[arg-type]
+    if kind == "move_player":
+        seat = _int(data, "seat", minimum=1)
+        if seat > 10:  # type: ignore[operator]
+            raise BadCommand("seat must be between 1 and 10", field="seat")
+        return MovePlayer(player=_text(data, "player", "is the player's stable id", limit=64), seat=seat,  # type: ignore[arg-type]
+                          reason=str(data.get("reason") or "seat change")[:200])
+    removed = data.get("chips_removed", False)
+    if not isinstance(removed, bool):
+        raise BadCommand("chips_removed must be true or false", field="chips_removed")
+    return RemovePlayer(player=_text(data, "player", "is the player's stable id", limit=64),
+                        reason=_text(data, "reason", "must say why, e.g. 'moved to table 7'"), chips_removed=removed)
+
+
 def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
     """Turn a command's JSON into a value, or raise ``BadCommand`` naming the field."""
     if not isinstance(data, dict):
@@ -133,6 +235,29 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         raise BadCommand(f"type must be one of {', '.join(COMMAND_TYPES)}", field="type")
     if kind == "start_hand":
         return StartHand(button=_int(data, "button", required=False, minimum=1))
+    if kind in ("seat_player", "move_player", "remove_player"):
+        return _seating(kind, data)
+    if kind == "away":
+        return Away(seat=_int(data, "seat", minimum=1))  # type: ignore[arg-type]
+    if kind == "four_card_flop":
+        cards = parse_cards(data.get("cards"), field="cards", count=4, allow_unknown=False)
+        burn = data.get("burn")
+        if burn is not None:
+            (burn,) = parse_cards([burn], field="burn", count=1, allow_unknown=False)
+            if burn not in cards:
+                raise BadCommand("burn must be one of the four cards", field="burn")
+        draw = _int(data, "draw", required=False)
+        if draw is not None and draw > 3:
+            raise BadCommand("draw must be 0, 1, 2 or 3 (which of the four cards is the burn)", field="draw")
+        if burn is None and draw is None:
+            raise BadCommand("burn is required: the card the floor drew as the burn", field="burn")
+        return FourCardFlop(cards=cards, burn=burn, draw=draw)
+    if kind == "hold_for_review":
+        seats = data.get("seats")
+        if (not isinstance(seats, list) or not seats
+                or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10 for n in seats)):
+            raise BadCommand("seats must list the seats (1-10) whose cards are held", field="seats")
+        return HoldForReview(seats=tuple(sorted(set(seats))), reason=_text(data, "reason", "must say why, e.g. 'collusion concern'"))
     if kind == "hole_cards":
         seat = _int(data, "seat", minimum=1)
         cards = parse_cards(data.get("cards"), field="cards", count=hole_card_count)

@@ -83,6 +83,15 @@ class HandStarted(Event):
     ante: int
     seats: tuple[int, ...]  # dealt-in seats, first to the left of the button, button last
     stacks: tuple[int, ...]  # starting stacks, same order
+    # Where the blinds are (rule "Dead Button"): the small blind's seat may be empty (a dead
+    # small blind) and so may the button's. None in journals written before seats moved.
+    small_blind_seat: int | None = None
+    big_blind_seat: int | None = None
+
+    @property
+    def small_blind_posted(self) -> bool:
+        """False when the small blind is dead (its seat is empty or sits out)."""
+        return self.small_blind_seat is None or self.small_blind_seat in self.seats
 
 
 @dataclass(frozen=True)
@@ -243,12 +252,72 @@ class CardMisread(Event):
     card: str
 
 
+@dataclass(frozen=True)
+class PlayerSeated(Event):
+    """A player takes a seat between hands: a late entry, a re-entry, an alternate or a
+    player moved in from another table (rule "Alternates, Late Entries, and Re-Entries")."""
+
+    type: ClassVar[str] = "PlayerSeated"
+    seat: int
+    player: str
+    name: str
+    country: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerMoved(Event):
+    """A player changes seat at this table between hands (a redraw, a seat change)."""
+
+    type: ClassVar[str] = "PlayerMoved"
+    player: str
+    from_seat: int
+    to_seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerRemoved(Event):
+    """A player leaves the table between hands (moved to another table, or removed from play),
+    taking ``stack`` chips with them (0 when chips are removed from play)."""
+
+    type: ClassVar[str] = "PlayerRemoved"
+    seat: int
+    player: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FourCardFlop(Event):
+    """Rule "Four-Card Flops": the floor draws one of the four as the burn; the other three
+    are the flop (dealt by the ``BoardDealt`` that follows)."""
+
+    type: ClassVar[str] = "FourCardFlop"
+    hand: int
+    cards: tuple[str, ...]
+    burn: str
+
+
+@dataclass(frozen=True)
+class HandHeldForReview(Event):
+    """Rule "Showing the Winner" 1: on a concern about collusion the dealer holds the cards
+    aside for the floor to review; they stay in the journal for an audited review."""
+
+    type: ClassVar[str] = "HandHeldForReview"
+    hand: int
+    seats: tuple[int, ...]
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
+        FourCardFlop, HandHeldForReview,
     )
 }
 

@@ -85,6 +85,8 @@ class Hand:
     ante: int
     hole: tuple[tuple[str, ...], ...]
     entries: tuple[tuple[int, ActionTaken | BoardDealt], ...] = ()
+    small_blind_seat: int | None = None  # may be an empty seat: a dead small blind
+    big_blind_seat: int | None = None
     ended: bool = False
     misdeal: bool = False
     # PokerKit's state, derived from the fields above. Built on first use and cached, so a
@@ -105,8 +107,15 @@ class Hand:
             big_blind=event.big_blind,
             ante=event.ante,
             hole=tuple((UNKNOWN,) * hole_count for _ in event.seats),
+            small_blind_seat=event.small_blind_seat,
+            big_blind_seat=event.big_blind_seat,
         )
         return hand
+
+    @property
+    def small_blind_posted(self) -> bool:
+        """False when the small blind is dead (rule "Dead Button")."""
+        return self.small_blind_seat is None or self.small_blind_seat in self.seats
 
     @property
     def pk(self) -> State:
@@ -120,11 +129,15 @@ class Hand:
         # Index 1 is the big blind; heads-up, PokerKit itself swaps blinds and ante so the
         # button posts the small blind and the big blind pays the ante.
         bb_index = 1
+        blinds: tuple[int, int] | dict[int, int] = (self.small_blind, self.big_blind)
+        if not self.small_blind_posted and n > 2:
+            # A dead small blind: the first seat left of the button is the big blind.
+            bb_index, blinds = 0, {0: self.big_blind}
         return GAMES[self.game].create_state(
             AUTOMATIONS,
             False,  # ante_trimming_status=False for a big-blind ante
             {bb_index: self.ante} if self.ante else 0,
-            (self.small_blind, self.big_blind),
+            blinds,
             self.big_blind,
             self.starting,
             n,
@@ -303,7 +316,18 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
     if entry.action == "muck":
         state.show_or_muck_hole_cards(False)  # at showdown: the hand is not tabled, so it cannot win
     elif entry.action == "fold":
-        state.fold()
+        if state.bets[state.actor_index] >= max(state.bets):  # type: ignore[index]
+            # A dead hand (killed, or "At Your Seat") folds even with nothing to call: it
+            # cannot win. PokerKit's tournament mode refuses that fold, so allow it once.
+            state.mode = Mode.CASH_GAME
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UserWarning)
+                    state.fold()
+            finally:
+                state.mode = Mode.TOURNAMENT
+        else:
+            state.fold()
     elif entry.action in ("check", "call"):
         state.check_or_call()
     else:

@@ -10,7 +10,27 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import HOLE_CARD_COUNT, UNKNOWN
-from .commands import Act, Command, Conditional, DealBoard, IssuePenalty, KillHand, Misdeal, Muck, PushChips, SetHoleCards, SetLevel, StartHand, Undo
+from .commands import (
+    Act,
+    Away,
+    Command,
+    Conditional,
+    DealBoard,
+    FourCardFlop,
+    HoldForReview,
+    IssuePenalty,
+    KillHand,
+    Misdeal,
+    MovePlayer,
+    Muck,
+    PushChips,
+    RemovePlayer,
+    SeatPlayer,
+    SetHoleCards,
+    SetLevel,
+    StartHand,
+    Undo,
+)
 from .errors import (
     BadCommand,
     CardConflict,
@@ -30,7 +50,9 @@ from .events import (
     ChipsRuled,
     ConditionalStatement,
     Event,
+    FourCardFlop as FourCardFlopEvent,
     HandEnded,
+    HandHeldForReview,
     HandKilled,
     HandStarted,
     HoleCardsSet,
@@ -40,6 +62,9 @@ from .events import (
     OutOfTurnReturned,
     PenaltyIssued,
     PlayerEliminated,
+    PlayerMoved,
+    PlayerRemoved,
+    PlayerSeated,
     SeatedPlayer,
     TableOpened,
 )
@@ -72,6 +97,11 @@ class TableState:
     eliminated: tuple[PlayerEliminated, ...] = ()
     # Out-of-turn actions waiting for their seat's turn: seat -> (action, amount, changed since)
     pending: tuple[tuple[int, str, int | None, bool], ...] = ()
+    # Where the blinds were last hand (rule "Dead Button": the big blind moves on one player
+    # each hand, and the small blind and the button follow into the seats it left).
+    small_blind_seat: int | None = None
+    big_blind_seat: int | None = None
+    held: tuple[HandHeldForReview, ...] = ()  # hands whose cards the floor holds for review
 
     @property
     def hole_card_count(self) -> int:
@@ -115,6 +145,10 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         if not 1 <= command.level <= len(state.levels):
             raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
         return (LevelChanged(level=command.level),)
+    if isinstance(command, (SeatPlayer, MovePlayer, RemovePlayer)):
+        return (_seating(state, command),)
+    if isinstance(command, HoldForReview):
+        return (_hold(state, command),)
     hand = _current_hand(state)
     if isinstance(command, SetHoleCards):
         events: tuple[Event, ...] = (_hole_cards(state, hand, command),)
@@ -136,6 +170,16 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         if command.seat not in hand.seats or not hand.in_hand(command.seat):
             raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
         events = (HandKilled(hand=hand.number, seat=command.seat, reason=command.reason),)
+    elif isinstance(command, Away):
+        if command.seat not in hand.seats or not hand.in_hand(command.seat):
+            raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
+        if any(isinstance(e, ActionTaken) for _, e in hand.entries):
+            raise IllegalAction("\"At Your Seat\" is ruled when the last card reaches the button, before any action; "
+                                "now only the floor can kill the hand", field="type")
+        events = (HandKilled(hand=hand.number, seat=command.seat,
+                             reason="not at the seat when the last card reached the button (rule \"At Your Seat\")"),)
+    elif isinstance(command, FourCardFlop):
+        events = _four_card_flop(hand, command)
     elif isinstance(command, Misdeal):
         if substantial_action(hand.actions_in_turn()):
             raise IllegalAction(
@@ -220,46 +264,129 @@ def _current_hand(state: TableState) -> Hand:
 def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
     if state.in_hand:
         raise HandInProgress(f"hand {state.hand_no} is still in progress", field="hand")
-    live = [s for s in sorted(state.seats, key=lambda s: s.seat) if s.stack > 0]
+    live = [s.seat for s in sorted(state.seats, key=lambda s: s.seat) if s.stack > 0]
     if len(live) < 2:
         raise IllegalAction("a hand needs at least two players with chips", field="seats")
-    numbers = [s.seat for s in live]
     if command.button is not None and state.button is not None:
         raise BadCommand("the button is drawn only for the first hand; it then moves by itself", field="button")
     redeal = state.hand is not None and state.hand.misdeal
     if redeal and command.button is not None:
         raise BadCommand("after a misdeal the re-deal keeps the same button", field="button")
-    if redeal:
-        button = state.hand.button  # type: ignore[union-attr]
-    elif command.button is not None:
-        if command.button not in numbers:
-            raise BadCommand(f"button must be an occupied seat: {_seat_list(numbers)}", field="button")
-        button = command.button
-    elif state.button is None:
-        button = numbers[0]
-    else:
-        # The button moves one seat clockwise, to the next player with chips.
-        button = next((n for n in numbers if n > state.button), numbers[0])
-    left = numbers.index(button) + 1
-    order = tuple(numbers[left:] + numbers[:left])
-    stacks = tuple(state.seat(n).stack for n in order)  # type: ignore[union-attr]
-    if redeal:  # an exact re-play: limits stay the same even if a new level was announced
+    if redeal:  # an exact re-play: same seats, same button, same blinds, same limits
         last = state.hand
-        level_no, sb, bb, ante = state.hand_level, last.small_blind, last.big_blind, last.ante  # type: ignore[union-attr]
+        assert last is not None
+        button, sb_seat, bb_seat, dealt = last.button, last.small_blind_seat, last.big_blind_seat, list(last.seats)
+        level_no, sb, bb, ante = state.hand_level, last.small_blind, last.big_blind, last.ante
     else:
+        if command.button is not None and command.button not in live:
+            raise BadCommand(f"button must be an occupied seat: {_seat_list(live)}", field="button")
+        button, sb_seat, bb_seat, dealt = positions(live, state.small_blind_seat, state.big_blind_seat, command.button)
+        if len(dealt) < 2:
+            raise IllegalAction("a hand needs at least two players dealt in", field="seats")
         level_no, sb, bb, ante = state.level, state.blinds.small_blind, state.blinds.big_blind, state.blinds.ante
+    order = tuple(_clockwise_from(button, dealt))
+    stacks = tuple(state.seat(n).stack for n in order)  # type: ignore[union-attr]
     return (
-        HandStarted(
-            hand=state.hand_no + 1,
-            button=button,
-            level=level_no,
-            small_blind=sb,
-            big_blind=bb,
-            ante=ante,
-            seats=order,
-            stacks=stacks,
-        ),
+        HandStarted(hand=state.hand_no + 1, button=button, level=level_no, small_blind=sb, big_blind=bb, ante=ante,
+                    seats=order, stacks=stacks, small_blind_seat=sb_seat, big_blind_seat=bb_seat),
     )
+
+
+def _clockwise_from(seat: int, seats: list[int]) -> list[int]:
+    """``seats`` in dealing order: the first one left of ``seat`` first, ``seat`` (if there) last."""
+    ordered = sorted(seats)
+    return [n for n in ordered if n > seat] + [n for n in ordered if n <= seat]
+
+
+def _next(after: int, seats: list[int]) -> int:
+    return _clockwise_from(after, seats)[0]
+
+
+def _between(seat: int, start: int, end: int) -> bool:
+    """``seat`` lies strictly between ``start`` and ``end`` going clockwise (seats 1-10)."""
+    return 0 < (seat - start) % 10 < (end - start) % 10
+
+
+def positions(live: list[int], last_sb: int | None, last_bb: int | None,
+              drawn: int | None = None) -> tuple[int, int | None, int, list[int]]:
+    """Button, small-blind seat, big-blind seat and the seats dealt in, by rules "Dead Button"
+    and "Heads-Up Button".
+
+    The big blind moves on to the next player each hand; the small blind takes the seat the
+    big blind left, and the button the seat the small blind left, even when those seats are
+    now empty (a dead small blind, a dead button). Nobody is dealt in between the small blind
+    and the button: a new player seated there waits until the button passes. Heads-up, the
+    button posts the small blind, and the big blind goes to the player who did not post it
+    last hand, so nobody takes the big blind twice.
+    """
+    if last_bb is None:  # the first hand: the draw for the button
+        button = drawn if drawn is not None else live[0]
+        if len(live) == 2:
+            return button, button, _next(button, live), live
+        sb_seat = _next(button, live)
+        return button, sb_seat, _next(sb_seat, live), live
+    button, sb_seat = last_sb if last_sb is not None else last_bb, last_bb
+    dealt = [n for n in live if not _between(n, button, sb_seat)]
+    bb_seat = _next(last_bb, dealt)
+    if len(dealt) == 2:
+        other = next(n for n in dealt if n != bb_seat)
+        return other, other, bb_seat, dealt
+    return button, sb_seat, bb_seat, dealt
+
+
+def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer) -> Event:
+    """Seat, move or remove a player: only between hands (rule "Tournament Seating")."""
+    if state.in_hand:
+        raise HandInProgress(f"players are seated, moved or removed between hands: hand {state.hand_no} is in progress",
+                             field="type")
+    playing = {s.player: s for s in state.seats if s.stack > 0}
+    taken = {s.seat: s for s in state.seats if s.stack > 0}
+    if isinstance(command, SeatPlayer):
+        if command.player in playing:
+            raise BadCommand(f"{command.player} is already at seat {playing[command.player].seat}", field="player")
+        if command.seat in taken:
+            raise BadCommand(f"seat {command.seat} is taken by {taken[command.seat].name}; empty seats: "
+                             f"{_seat_list(_empty(taken))}", field="seat")
+        return PlayerSeated(seat=command.seat, player=command.player, name=command.name, country=command.country,
+                            stack=command.stack, reason=command.reason)
+    who = playing.get(command.player)
+    if who is None:
+        raise BadCommand(f"no player {command.player!r} with chips at table {state.table}", field="player")
+    if isinstance(command, MovePlayer):
+        if command.seat in taken:
+            what = "already their seat" if command.seat == who.seat else f"taken by {taken[command.seat].name}"
+            raise BadCommand(f"seat {command.seat} is {what}; empty seats: {_seat_list(_empty(taken))}", field="seat")
+        return PlayerMoved(player=who.player, from_seat=who.seat, to_seat=command.seat, reason=command.reason)
+    return PlayerRemoved(seat=who.seat, player=who.player, stack=0 if command.chips_removed else who.stack,
+                         reason=command.reason)
+
+
+def _empty(taken: dict) -> list[int]:
+    return [n for n in range(1, 11) if n not in taken] or ["none"]  # type: ignore[list-item]
+
+
+def _hold(state: TableState, command: HoldForReview) -> HandHeldForReview:
+    """Rule "Showing the Winner" 1: hold a hand's cards aside for the floor. The right to
+    dispute ends when the next hand begins, so it is the current or the last hand."""
+    hand = state.hand
+    if hand is None:
+        raise NoHandInProgress("no hand has been dealt yet", field="hand")
+    strangers = [n for n in command.seats if n not in hand.seats]
+    if strangers:
+        raise BadCommand(f"seat {_seat_list(strangers)} was not dealt in to hand {hand.number}: "
+                         f"dealt in were seats {_seat_list(sorted(hand.seats))}", field="seats")
+    return HandHeldForReview(hand=hand.number, seats=command.seats, reason=command.reason)
+
+
+def _four_card_flop(hand: Hand, command: FourCardFlop) -> tuple[Event, ...]:
+    """Rule "Four-Card Flops": the floor draws one of the four at random as the burn, the
+    other three are the flop. The draw comes in with the command (no randomness here)."""
+    if len(hand.board) or hand.needs_board() != 3:
+        raise IllegalAction("a four-card flop is ruled only when the flop is due", field="type")
+    burn = command.burn if command.burn is not None else command.cards[command.draw or 0]
+    flop = tuple(c for c in command.cards if c != burn)
+    dealt = _board(hand, DealBoard(cards=flop))
+    return (FourCardFlopEvent(hand=hand.number, cards=command.cards, burn=burn), *dealt)
 
 
 def _seat_list(numbers: list[int]) -> str:
@@ -454,8 +581,26 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         if redeal:
             killed = tuple(p for p in players if p in {state.seat(s).player for s in state.killed})  # type: ignore[union-attr]
         killed_seats = frozenset(n for n in event.seats if state.seat(n).player in killed)  # type: ignore[union-attr]
+        sb_seat, bb_seat = event.small_blind_seat, event.big_blind_seat
+        if bb_seat is None:  # a journal from before seats moved: the blinds sat left of the button
+            heads_up = len(event.seats) == 2
+            sb_seat, bb_seat = (event.seats[1], event.seats[0]) if heads_up else (event.seats[0], event.seats[1])
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
-                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset())
+                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(),
+                       small_blind_seat=sb_seat, big_blind_seat=bb_seat)
+    if isinstance(event, PlayerSeated):
+        seated = SeatedPlayer(event.seat, event.player, event.name, event.country, event.stack)
+        seats = tuple(sorted((*(s for s in state.seats if s.seat != event.seat), seated), key=lambda s: s.seat))
+        return replace(state, seats=seats, players_left=state.players_left + 1)
+    if isinstance(event, PlayerMoved):
+        seats = tuple(sorted((replace(s, seat=event.to_seat) if s.player == event.player else s
+                              for s in state.seats if s.seat != event.to_seat), key=lambda s: s.seat))
+        return replace(state, seats=seats)
+    if isinstance(event, PlayerRemoved):
+        return replace(state, seats=tuple(s for s in state.seats if s.seat != event.seat),
+                       players_left=state.players_left - 1)
+    if isinstance(event, HandHeldForReview):
+        return replace(state, held=state.held + (event,))
     hand = state.hand
     if hand is None or getattr(event, "hand", None) != hand.number:
         return state  # an event for a hand we do not hold cannot change this table

@@ -47,6 +47,25 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                                                    "disqualification", "event_ban", "all_events_exclusion"]},
                  "count": {"type": "integer", "minimum": 0}, "reason": TEXT, "rule": {"type": "string"}}, ["player", "kind", "reason"]),
     "set_level": ("td", "Move to a blind level; it applies from the next hand.", {"level": {"type": "integer", "minimum": 1}}, ["level"]),
+    "seat_player": ("td", "Between hands, seat a player (late entry, re-entry, alternate, table move, redraw) in an empty seat. "
+                    "Nobody is dealt in between the small blind and the button: a player seated there waits for the button to pass.",
+                    {"seat": SEAT, "player": TEXT, "name": TEXT, "country": {"type": "string", "maxLength": 3}, "stack": CHIPS,
+                     "reason": {"enum": ["late_entry", "re_entry", "alternate", "table_move", "redraw"]}},
+                    ["seat", "player", "name", "stack"]),
+    "move_player": ("td", "Between hands, move a seated player (stable id) to an empty seat.",
+                    {"player": TEXT, "seat": SEAT, "reason": {"type": "string"}}, ["player", "seat"]),
+    "remove_player": ("td", "Between hands, a player leaves the table with the chips (moved to another table) or with "
+                      "`chips_removed` (removed from play).",
+                      {"player": TEXT, "reason": TEXT, "chips_removed": {"type": "boolean"}}, ["player", "reason"]),
+    "away": ("dealer, td", "Rule \"At Your Seat\": the seat was away when the last card reached the button; its hand is dead "
+             "(before any action only).", {"seat": SEAT}, ["seat"]),
+    "four_card_flop": ("dealer, td", "Rule \"Four-Card Flops\": the four cards, and the `burn` the floor drew at random "
+                       "(or `draw`, 0-3, the index of the burn among the four); the other three are the flop.",
+                       {"cards": {"type": "array", "items": KNOWN_CARD, "minItems": 4, "maxItems": 4}, "burn": KNOWN_CARD,
+                        "draw": {"type": "integer", "minimum": 0, "maximum": 3}}, ["cards"]),
+    "hold_for_review": ("dealer, td", "Rule \"Showing the Winner\" 1: hold these seats' cards aside for the floor's review "
+                        "(this hand or the last one).",
+                        {"seats": {"type": "array", "items": SEAT, "minItems": 1}, "reason": TEXT}, ["seats", "reason"]),
 }
 
 FEED_MESSAGE = {

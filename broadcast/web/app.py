@@ -16,6 +16,7 @@ from urllib.parse import quote
 from aiohttp import WSMsgType, web
 
 from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
+from ..engine.commands import DEALER_AND_TD, TD_ONLY
 from ..engine.errors import Refusal
 from ..store.audit import audit
 from .auth import COOKIE, FEED_ROWS, Denied, Gate
@@ -104,7 +105,7 @@ async def state(request: web.Request) -> web.Response:
 
 # Which desk may enter which command (DESIGN.md's matrix: dealer commands, tournament
 # controls, and the secure card room's card entry).
-TD_COMMANDS = {"set_level", "penalty", "kill_hand", "misdeal"}
+TD_COMMANDS = TD_ONLY | DEALER_AND_TD
 SECURE_COMMANDS = {"hole_cards"}
 
 
@@ -112,7 +113,7 @@ def command_rows(kind: object) -> tuple[str, ...]:
     if kind in COMPLIANCE_COMMANDS:
         # Rep and TD desks; the compliance core itself checks which of the two may rule.
         return ("rep_commands", "td_commands")
-    rows = ["dealer_commands"] if kind not in ("set_level", "penalty", "kill_hand") else []
+    rows = ["dealer_commands"] if kind not in TD_ONLY else []
     if kind in TD_COMMANDS:
         rows.append("td_commands")
     if kind in SECURE_COMMANDS:
