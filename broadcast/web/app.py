@@ -165,6 +165,10 @@ async def feed(request: web.Request) -> web.StreamResponse:
     after = request.query.get("after")
     if after is not None and not after.isdigit():
         return error(400, "after must be a journal sequence number", field="after")
+    if name == "control":  # the graphics desk's live channel: its own snapshot, and pages say hello on it
+        from .control import control_feed
+
+        return await control_feed(request, core.table, f"{caller.name} ({caller.role})")
     runtime = request.app[RUNTIME]
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
