@@ -125,14 +125,17 @@ async def commands(request: web.Request) -> web.Response:
     gate = request.app[GATE]
     core = _table(request)
     try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = json.loads(await request.read())
+    except web.HTTPRequestEntityTooLarge:
+        gate.check(request, "dealer_commands")
+        return error(413, f"a command may be at most {request.client_max_size // 1024} KB", field="body", code="bad_command")
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, a number too long, or nested too deep
         gate.check(request, "dealer_commands")
         return error(400, "the command is not valid JSON", field="body", code="bad_command")
     if not isinstance(data, dict):
         gate.check(request, "dealer_commands")
         return error(400, "a command must be a JSON object", field="body", code="bad_command")
-    rows = command_rows(data.get("type"))
+    rows = command_rows(data.get("type") if isinstance(data.get("type"), str) else None)
     caller, denied = None, None
     for row in rows:
         try:
@@ -163,7 +166,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     caller = request.app[GATE].check(request, FEED_ROWS[name])
     core = _table(request)
     after = request.query.get("after")
-    if after is not None and not after.isdigit():
+    if after is not None and not (after.isascii() and after.isdigit() and len(after) <= 18):
         return error(400, "after must be a journal sequence number", field="after")
     if name == "control":  # the graphics desk's live channel: its own snapshot, and pages say hello on it
         from .control import control_feed
