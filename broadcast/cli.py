@@ -1,4 +1,4 @@
-"""The ``tvtable`` command: demo, serve, audit verify, cardcam."""
+"""The ``tvtable`` command: demo, serve, acl, audit verify, cardcam."""
 
 from __future__ import annotations
 
@@ -59,18 +59,27 @@ async def _serve(args, show, *, demo: bool) -> int:
     from .settings import ConfigError
 
     redis_url = getattr(args, "redis", None) or os.environ.get("TVTABLE_REDIS_URL")
+    services = getattr(args, "services", None) or frozenset({"core", "overlay"})
+    cardcam = {"jobs": getattr(args, "jobs", None), "model_path": getattr(args, "model", None)}
     try:
-        runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None))
+        runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None),
+                              services=services, cardcam_options=cardcam)
     except ConfigError as exc:  # a bad TVTABLE_TOKEN_* or tokens.toml
         print(f"tvtable: {exc}", file=sys.stderr)
         return 2
     app = make_app(runtime, manage_runtime=False)
     try:
         await runtime.start()
+    except ConfigError as exc:  # e.g. a [redis] user without its password in the environment
+        print(f"tvtable: {exc}", file=sys.stderr)
+        await runtime.stop()
+        return 2
     except Exception as exc:  # noqa: BLE001 - start-up problems are the operator's to fix: say what
         print(f"tvtable: cannot start the show: {exc}", file=sys.stderr)
         await runtime.stop()
         return 1
+    if services == {"cardcam"}:  # camera workers only: no pages to serve on a capture PC
+        return await _wait(args, runtime)
     host = args.host or show.host
     port = args.port or show.port
     runner = web.AppRunner(app, access_log=None)
@@ -93,17 +102,43 @@ async def _serve(args, show, *, demo: bool) -> int:
             task.add_done_callback(runtime._task_done)  # a dealer that dies says so in the log
             dealers.append(task)
     try:
-        if args.seconds:
-            await asyncio.sleep(args.seconds)
-        else:
-            await asyncio.Event().wait()
-    except asyncio.CancelledError:
-        pass
+        await _until_stopped(args.seconds)
     finally:
         for task in dealers:
             task.cancel()
         await runtime.hub.close_all()  # sockets first, or the runner waits for each to time out
         await runner.cleanup()
+        await runtime.stop()
+        logging.getLogger("tvtable").info("show stopped cleanly")
+    return 0
+
+
+async def _until_stopped(seconds: float) -> None:
+    """Wait for Ctrl-C, SIGTERM (``docker stop``) or ``seconds`` (0: no limit)."""
+    import signal
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, RuntimeError):
+        pass
+    try:
+        await asyncio.wait_for(stop.wait(), seconds or None)
+    except (asyncio.CancelledError, asyncio.TimeoutError):
+        pass
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError):
+            pass
+
+
+async def _wait(args, runtime) -> int:
+    """A process with no web server (camera workers only): run, then stop cleanly."""
+    try:
+        await _until_stopped(args.seconds)
+    finally:
         await runtime.stop()
         logging.getLogger("tvtable").info("show stopped cleanly")
     return 0
@@ -134,11 +169,46 @@ def _fresh_demo(data_dir: Path) -> None:
 
 
 def cmd_serve(args) -> int:
+    from .show import parse_services
+
     _setup_logging(args.verbose)
+    try:
+        args.services = parse_services(args.services)
+    except ValueError as exc:
+        print(f"tvtable: {exc}", file=sys.stderr)
+        return 2
     show = _load(Path(args.config))
-    args.seconds = 0
     args.delay = None
     return _run(_serve(args, show, demo=False))
+
+
+def cmd_acl(args) -> int:
+    """Write the show's Redis ACL file (one user per process kind)."""
+    from .store.acl import acl_file, password_env, passwords_from, user_name
+
+    show = _load(Path(args.config))
+    passwords, made = passwords_from(os.environ)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(acl_file(show, passwords))
+    env_out = None
+    if made:
+        # Passwords nobody chose are written once, next to the ACL file, for the services'
+        # environment (docker compose's env_file); never printed.
+        env_out = Path(args.env_out) if args.env_out else out.with_suffix(".env")
+        fd = os.open(env_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.writelines(f"{password_env(kind)}={value}\n" for kind, value in made.items())
+    users = {kind: user_name(show, kind) for kind in passwords}
+    if args.json:
+        print(json.dumps({"acl": str(out), "users": users, "passwords_written": str(env_out) if env_out else None,
+                          "tables": [t.id for t in show.tables]}))
+    else:
+        print(f"wrote {out}: users {', '.join(f'{u} ({k})' for k, u in users.items())}; "
+              f"tables {', '.join(t.id for t in show.tables)}")
+        if env_out:
+            print(f"new passwords for {', '.join(made)} are in {env_out} (mode 600): give each machine only its own")
+    return 0
 
 
 def cmd_audit_verify(args) -> int:
@@ -203,8 +273,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--redis", default=None, help="external Redis URL (or TVTABLE_REDIS_URL); default: embedded")
     serve.add_argument("--port", type=int, default=None, help="HTTP port (default from the config)")
     serve.add_argument("--host", default=None, help="address to bind (default from the config: 127.0.0.1)")
+    serve.add_argument("--services", default="core,overlay,cardcam",
+                       help="what runs in this process, comma-separated: core (cores, releasers, inbox, crew pages), "
+                            "overlay (delayed pages and sockets only; scale these out), cardcam (camera workers). "
+                            "Default: all three")
+    serve.add_argument("--jobs", type=int, default=None, metavar="N", help="cardcam: vision processes per camera group")
+    serve.add_argument("--model", default=None, metavar="FILE", help="cardcam: model file (default var/cardcam/model.npz)")
+    serve.add_argument("--seconds", type=float, default=0, help="stop after N seconds (default: run until stopped)")
     serve.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     serve.set_defaults(func=cmd_serve, resume=True)
+
+    acl = sub.add_parser("acl", help="write the Redis ACL file for a show on several machines",
+                         description="Write a Redis ACL file with one user per process kind: core (owns the journals), "
+                                     "overlay (reads only the delayed public and commentary streams and the control "
+                                     "stream) and cardcam (may only add to the inboxes). Passwords come from "
+                                     "TVTABLE_REDIS_PASSWORD_CORE, _OVERLAY and _CARDCAM; missing ones are made up and "
+                                     "written to a mode-600 env file next to the ACL file.")
+    acl.add_argument("--config", required=True, help="the show's TOML file (its tables name the keys)")
+    acl.add_argument("--out", required=True, help="the ACL file to write (redis.conf: aclfile)")
+    acl.add_argument("--env-out", default=None, help="where made-up passwords go (default: OUT with .env)")
+    acl.add_argument("--json", action="store_true", help="machine-readable output")
+    acl.set_defaults(func=cmd_acl)
 
     audit = sub.add_parser("audit", help="check the journals", description="Audit the journals.")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True, metavar="ACTION")

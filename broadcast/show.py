@@ -1,5 +1,17 @@
 """A running show: Redis (embedded or external), one core and one releaser per table,
-and the readers that carry the delayed streams to the sockets."""
+and the readers that carry the delayed streams to the sockets.
+
+One process may run every service (the default, and ``tvtable demo``) or only some, so
+a show can spread over several machines against one external Redis:
+
+* ``core``: the tables' cores (the only journal writers), their inbox followers and
+  releasers, and the crew's pages. Start a second core process and its releasers wait as
+  standbys: the release lock passes to them when the holder dies.
+* ``overlay``: pages and sockets fed only from the delayed ``public`` and ``commentary``
+  streams (and the live ``control`` stream), read with XREAD. It opens no journal, so it
+  runs under a Redis user that cannot read one; start as many as the viewers need.
+* ``cardcam``: the camera workers of the show's ``[[cameras]]``, posting to the inboxes.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +24,11 @@ from typing import Any, Mapping
 
 import redis.asyncio as aioredis
 
+from .engine.errors import Refusal
 from .service import TableCore
-from .settings import Show
+from .settings import SERVICE_KINDS, Show
 from .store import keys
+from .store.acl import redacted, service_url
 from .store.chain import load_or_create_key
 from .store.embedded import EmbeddedRedis
 from .store.persistence import check_persistence
@@ -25,10 +39,48 @@ from .web.feeds import Hub
 log = logging.getLogger("tvtable.show")
 
 DELAYED_FEEDS = ("public", "commentary")
+SERVICES = SERVICE_KINDS  # core, overlay, cardcam
+
+
+def parse_services(text: str) -> frozenset[str]:
+    """``"core,overlay"`` -> the set of services; raises ``ValueError`` naming a wrong one."""
+    chosen = [part.strip() for part in text.split(",") if part.strip()]
+    wrong = [part for part in chosen if part not in SERVICES]
+    if wrong or not chosen:
+        raise ValueError(f"--services takes a comma-separated list of {', '.join(SERVICES)}"
+                         + (f"; {', '.join(map(repr, wrong))} is not one" if wrong else ""))
+    return frozenset(chosen)
+
+
+class OverlayTable:
+    """A table as an overlay server sees it: its id and config, never its journal.
+
+    Stands in for a ``TableCore`` where the web app looks a table up; everything live
+    (views, commands) is the core's, so it is refused here with a clear message.
+    """
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.table = config.id
+        self.listeners: list = []
+
+    def view(self, feed: str) -> dict[str, Any]:
+        raise Refusal(f"the {feed} view is served by the core's web server; this overlay server carries only "
+                      "delayed data", field="feed")
+
+    async def submit(self, *_: Any, **__: Any) -> Any:
+        raise Refusal("commands go to the core's web server; this overlay server only shows delayed data", field="table")
+
+    def awaiting_cards(self) -> tuple[int, ...]:
+        return ()
 
 
 class ShowRuntime:
-    """Everything one ``tvtable serve`` process runs. ``start()``, then ``stop()``."""
+    """Everything one ``tvtable serve`` process runs. ``start()``, then ``stop()``.
+
+    ``services`` picks what runs here (default core and overlay: the camera workers are
+    ``tvtable serve``'s, or ``cardcam run``'s, to start).
+    """
 
     def __init__(
         self,
@@ -38,8 +90,12 @@ class ShowRuntime:
         redis_url: str | None = None,
         delay_override: float | None = None,
         environ: Mapping[str, str] | None = None,
+        services: frozenset[str] | set[str] | tuple[str, ...] = ("core", "overlay"),
+        cardcam_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.show = show
+        self.services = frozenset(services)
+        self.cardcam_options = dict(cardcam_options or {})
         self.data_dir = Path(data_dir)
         self.redis_url = redis_url or show.redis_url
         self.delay_override = delay_override
@@ -48,7 +104,8 @@ class ShowRuntime:
         self.hub = Hub()
         self.embedded: EmbeddedRedis | None = None
         self.redis: aioredis.Redis | None = None
-        self.cores: dict[str, TableCore] = {}
+        self.cores: dict[str, Any] = {}  # TableCore per table; OverlayTable on an overlay-only server
+        self.url: str | None = None  # the Redis URL in use (with this process's user)
         self.releasers: dict[str, Releaser] = {}
         self._tasks: list[asyncio.Task] = []
 
@@ -65,19 +122,46 @@ class ShowRuntime:
     def delay(self, table_id: str) -> float:
         return self.delay_override if self.delay_override is not None else self.show.table(table_id).delay
 
+    @property
+    def kind(self) -> str:
+        """Which Redis user this process connects as: the widest of its services."""
+        return next(kind for kind in SERVICES if kind in self.services)
+
+    def service_url(self, kind: str) -> str:
+        """The Redis URL for one process kind (its ACL user, password and TLS files)."""
+        assert self.url is not None, "start() first"
+        if self.embedded is not None:
+            return self.url  # one machine, one private socket: no per-kind users
+        return service_url(self.url, kind, self.show, self.environ)
+
     async def start(self) -> None:
         """Connect Redis, check it keeps what it acknowledges, open every table."""
         if self.redis_url is None:
             self.embedded = EmbeddedRedis(self.data_dir)
-            url = await asyncio.to_thread(self.embedded.start)
+            self.url = await asyncio.to_thread(self.embedded.start)
             where = "embedded Redis under " + str(self.data_dir)
         else:
-            url, where = self.redis_url, "external Redis"
+            self.url = self.redis_url
+        url = self.service_url(self.kind)
+        if self.embedded is None:
+            where = f"external Redis {redacted(url)} as the {self.kind} user"
         self.redis = aioredis.from_url(url)
         await self.redis.ping()
+        log.info("using %s for %s", where, ", ".join(k for k in SERVICES if k in self.services))
+        if "core" in self.services:
+            await self._start_cores()
+        elif "overlay" in self.services:
+            self.cores = {t.id: OverlayTable(t) for t in self.show.tables}
+        if "overlay" in self.services or "core" in self.services:
+            for table in self.show.tables:
+                for feed in DELAYED_FEEDS:
+                    self._spawn(self._carry(feed, table.id), f"{feed} reader {table.id}")
+        if "cardcam" in self.services:
+            self._start_cardcam()
+
+    async def _start_cores(self) -> None:
         for warning in await check_persistence(self.redis, allow_unsafe=self.show.allow_unsafe_redis):
             log.warning("%s", warning)
-        log.info("using %s", where)
         from .equity import prepare
 
         await asyncio.to_thread(prepare)  # the equity tables, built once so the first all-in airs at once
@@ -92,8 +176,18 @@ class ShowRuntime:
             self.releasers[table.id] = releaser
             self._spawn(releaser.run(), f"releaser {table.id}")
             self._spawn(core.follow_inbox(), f"inbox {table.id}")
-            for feed in DELAYED_FEEDS:
-                self._spawn(self._carry(feed, table.id), f"{feed} reader {table.id}")
+
+    def _start_cardcam(self) -> None:
+        """The camera workers, one task per camera group, as the cardcam Redis user."""
+        settings = self.show.cardcam
+        if settings is None or not settings.groups():
+            log.info("cardcam: the show has no [[cameras]]; no camera worker runs here")
+            return
+        from cardcam.worker import run_group
+
+        url = self.service_url("cardcam")
+        for group in settings.groups():
+            self._spawn(run_group(self.show, settings, group, url, **self.cardcam_options), f"cardcam {group}")
 
     def _spawn(self, coro: Any, name: str) -> None:
         task = asyncio.get_running_loop().create_task(coro, name=name)
