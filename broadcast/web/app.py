@@ -135,6 +135,12 @@ async def commands(request: web.Request) -> web.Response:
     if not isinstance(data, dict):
         gate.check(request, "dealer_commands")
         return error(400, "a command must be a JSON object", field="body", code="bad_command")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # "\ud800" is valid JSON but no text Redis can store
+    except UnicodeEncodeError:
+        gate.check(request, "dealer_commands")
+        return error(400, "the command holds text that is not valid Unicode (a lone surrogate escape)", field="body",
+                     code="bad_command")
     rows = command_rows(data.get("type") if isinstance(data.get("type"), str) else None)
     caller, denied = None, None
     for row in rows:
