@@ -1,0 +1,164 @@
+"""The graphics control state, driven with plain values (no Redis, no server)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from broadcast.views import graphics as g
+from broadcast.views.graphics import BadControl, ControlState, Roster, apply_command, from_dict, leaderboard, onair
+
+ROSTER = Roster(players={"p-ann": ("Ann Lee", "Two-time champion from Leeds."), "p-bo": ("Bo Chen", "")}, last_hand=7)
+
+
+def run(*commands, state=ControlState()):
+    for c in commands:
+        state = apply_command(state, c, ROSTER, by="Gail")
+    return state
+
+
+def test_table_graphics_are_up_and_extra_graphics_wait_for_the_operator():
+    visible = ControlState().to_dict()["visible"]
+    assert [k for k, v in visible.items() if v] == ["player_bars", "board", "pot", "clock"]
+    assert not visible["leaderboard"] and not visible["slate"]
+
+
+def test_show_and_hide_an_element_count_revisions_and_name_the_person():
+    s = run({"type": "show", "element": "leaderboard"}, {"type": "hide", "element": "board"})
+    d = s.to_dict()
+    assert d["visible"]["leaderboard"] and not d["visible"]["board"]
+    assert (d["rev"], d["by"]) == (2, "Gail")
+
+
+def test_panic_hide_all_keeps_the_element_choices_for_the_restore():
+    s = run({"type": "show", "element": "payouts"}, {"type": "hide_all"})
+    assert s.hide_all and "payouts" in s.visible
+    assert not run({"type": "restore"}, state=s).hide_all
+
+
+def test_hide_seat_cards_then_show_them_again():
+    s = run({"type": "hide_cards", "seat": 4})
+    assert s.to_dict()["hidden_cards"] == [4]
+    assert run({"type": "show_cards", "seat": 4}, state=s).hidden_cards == frozenset()
+
+
+def test_lower_third_from_a_player_takes_the_name_and_bio_unless_edited():
+    s = run({"type": "lower_third", "player": "p-ann"})
+    assert s.lower_third.to_dict() == {"title": "Ann Lee", "text": "Two-time champion from Leeds.", "player": "p-ann"}
+    assert "lower_third" in s.visible
+    edited = run({"type": "lower_third", "player": "p-ann", "text": "Chip leader  at the\nfinal table"})
+    assert edited.lower_third.text == "Chip leader at the final table"
+    assert run({"type": "clear_lower_third"}, state=s).lower_third is None
+
+
+def test_slates_break_and_hand_for_hand():
+    s = run({"type": "slate", "slate": "hand_for_hand"})
+    assert s.slate == "hand_for_hand" and "slate" in s.visible
+    off = run({"type": "slate", "slate": None}, state=s)
+    assert off.slate is None and "slate" not in off.visible
+
+
+def test_trim_may_add_delay_never_remove_it():
+    assert run({"type": "trim", "seconds": 2.5}).trim_ms == 2500
+    with pytest.raises(BadControl) as exc:
+        run({"type": "trim", "seconds": -1})
+    assert exc.value.field == "seconds" and "never take any away" in exc.value.reason
+
+
+def test_refresh_counts_per_page_and_for_all():
+    s = run({"type": "refresh", "page": "abc"}, {"type": "refresh"}, {"type": "refresh", "page": "abc"})
+    assert s.to_dict()["refresh"] == {"abc": 2, "all": 1}
+
+
+def test_overrides_display_name_and_chips_counted_at_the_break():
+    s = run({"type": "display_name", "player": "p-bo", "name": "Bobby Chen"}, {"type": "chip_count", "player": "p-ann", "chips": 41500})
+    assert s.to_dict()["names"] == {"p-bo": "Bobby Chen"}
+    assert s.to_dict()["chip_counts"] == {"p-ann": 41500} and s.chips_hand == 7
+    assert run({"type": "clear_overrides"}, state=s).names == ()
+
+
+@pytest.mark.parametrize("command, field", [
+    ({"type": "dance"}, "type"),
+    ({"type": "show", "element": "fireworks"}, "element"),
+    ({"type": "hide_cards", "seat": 11}, "seat"),
+    ({"type": "hide_cards", "seat": "4"}, "seat"),
+    ({"type": "lower_third", "player": "p-zed"}, "player"),
+    ({"type": "lower_third"}, "title"),
+    ({"type": "lower_third", "title": "x" * 61}, "title"),
+    ({"type": "slate", "slate": "dinner"}, "slate"),
+    ({"type": "chip_count", "player": "p-ann", "chips": -5}, "chips"),
+    ({"type": "take", "commands": []}, "commands"),
+    ({"type": "take", "commands": [{"type": "hide_all"}, {"type": "show", "element": "x"}]}, "commands[1].element"),
+    ([1, 2], "body"),
+])
+def test_bad_commands_name_the_field(command, field):
+    with pytest.raises(BadControl) as exc:
+        run(command)
+    assert exc.value.field == field
+    assert exc.value.to_dict()["error"] == "bad_control"
+
+
+def test_take_applies_the_previewed_batch_as_one_revision():
+    s = run({"type": "take", "commands": [{"type": "show", "element": "leaderboard"}, {"type": "hide_cards", "seat": 2}]})
+    assert s.rev == 1 and "leaderboard" in s.visible and s.hidden_cards == {2}
+
+
+def test_a_bad_command_in_a_take_changes_nothing():
+    before = run({"type": "show", "element": "deal"})
+    with pytest.raises(BadControl):
+        run({"type": "take", "commands": [{"type": "hide_all"}, {"type": "trim", "seconds": 9999}]}, state=before)
+    assert not before.hide_all
+
+
+def test_wire_form_round_trips():
+    s = run({"type": "lower_third", "title": "Welcome"}, {"type": "hide_cards", "seat": 3}, {"type": "refresh"},
+            {"type": "chip_count", "player": "p-bo", "chips": 9000}, {"type": "trim", "seconds": 1})
+    assert from_dict(s.to_dict()) == s
+
+
+VIEW = {
+    "type": "view", "seq": 40, "ts": 1, "hand": 7, "hand_complete": False, "level": 1,
+    "blinds": {"small_blind": 100, "big_blind": 200, "ante": 200, "minutes": 20}, "board": ["2c", "7d", "9h"], "pot": 1200,
+    "street": "flop", "equity": None,
+    "seats": [
+        {"seat": 1, "player": "p-ann", "name": "Ann Lee", "country": "GB", "stack": 20000, "hole_cards": ["Qc", "Qd"], "in_hand": True},
+        {"seat": 2, "player": "p-bo", "name": "Bo Chen", "country": "CN", "stack": 60000, "hole_cards": ["As", "Kd"], "in_hand": True},
+    ],
+    "tournament": {"chips_in_play": 800000, "players_left": 40, "payouts": [{"first": 1, "last": 1, "amount": 100000}],
+                   "eliminated": [], "deals": []},
+}
+
+
+def test_onair_data_applies_hidden_cards_and_names_and_ranks_the_leaderboard():
+    control = run({"type": "hide_cards", "seat": 2}, {"type": "display_name", "player": "p-ann", "name": "Annie"}).to_dict()
+    data = onair(VIEW, control, table="t1")
+    assert data["seats"][1]["hole_cards"] == ["??", "??"]
+    assert data["seats"][0]["name"] == "Annie" and data["seats"][0]["big_blinds"] == 100.0
+    assert [(r["name"], r["percent"]) for r in data["leaderboard"]] == [("Bo Chen", 7.5), ("Annie", 2.5)]
+
+
+def test_chip_counts_from_a_break_give_way_once_a_later_hand_airs():
+    control = run({"type": "chip_count", "player": "p-ann", "chips": 21000}).to_dict()  # counted after hand 7
+    between = {**VIEW, "hand_complete": True}
+    assert onair(between, control, table="t1")["seats"][0]["stack"] == 21000
+    later = {**VIEW, "hand": 8, "hand_complete": True}
+    assert onair(later, control, table="t1")["seats"][0]["stack"] == 20000
+
+
+def test_leaderboard_uses_the_table_when_the_field_chips_are_unknown():
+    view = {**VIEW, "tournament": {}}
+    assert [r["percent"] for r in leaderboard(view)] == [75.0, 25.0]
+
+
+def test_nothing_released_yet_is_said_plainly():
+    data = onair(None, ControlState().to_dict(), table="t1")
+    assert data["on_air"] is False and data["message"] == "nothing has been released yet"
+
+
+def test_the_control_state_is_pure():
+    tree = ast.parse(Path(g.__file__).read_text())
+    imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)}
+    imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {"asyncio", "aiohttp", "redis", "cv2", "time"}
