@@ -55,6 +55,7 @@ def opening_event(table_cfg: Any, levels: Any) -> TableOpened:
     return TableOpened(
         table=table_cfg.id,
         game=table_cfg.game,
+        short_all_ins=getattr(table_cfg, "short_all_ins", "tda"),
         seats=tuple(
             SeatedPlayer(seat=s.seat, player=s.player.id, name=s.player.name, country=s.player.country, stack=s.player.chips)
             for s in table_cfg.seats

@@ -21,6 +21,8 @@ The file looks like this (``config/example.toml`` sets and explains every key)::
     allow_unsafe_redis = false    # optional
     open_onair = true             # optional
     watch_delay = 15              # optional: extra seconds on /watch, for viewers' stream lag
+    short_all_ins = "tda"         # optional: "tda" (several short all-ins making a full raise
+                                  # reopen the betting) or "single" (only one full raise does)
 
     [redis]                       # optional: a show on several machines
     ca_file = "/etc/tvtable/tls/ca.crt"     # TLS (rediss://): the CA that signed Redis's certificate
@@ -155,6 +157,7 @@ class TableConfig:
     # The TV-table rules (devices surrendered, logos checked, cards to the camera) are
     # enforced here. An outer feature table sets ``tv_rules = false``.
     tv_rules: bool = True
+    short_all_ins: str = "tda"  # see TableOpened.short_all_ins
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,7 @@ def _read_show(data: dict[str, Any]) -> Show:
     top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras", "redis"), "top")
     show = _Section(top.get("show", _MISSING), "show", (
         "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "watch_delay",
+        "short_all_ins",
     ), "[show]")
     name = show.text("name")
     delay = show.seconds("delay")
@@ -345,7 +349,11 @@ def _read_show(data: dict[str, Any]) -> Show:
         if not redis_url.startswith(_REDIS_SCHEMES):
             raise ConfigError("show.redis_url", "must be a Redis address like redis://host:6379/0, "
                               "rediss://host:6380/0 or unix:///path/to/redis.sock")
-    tables = _read_tables(top, delay)
+    short_all_ins = show.text("short_all_ins", "tda")
+    if short_all_ins not in ("tda", "single"):
+        raise ConfigError("show.short_all_ins", 'must be "tda" (several short all-ins that together make a full raise '
+                          'reopen the betting) or "single" (only one full raise reopens it)')
+    tables = _read_tables(top, delay, short_all_ins)
     # The hole-card cameras are checked by the card reader's own module (it knows sources
     # and regions); imported here lazily because it imports this module.
     from cardcam.cameras import read_cardcam
@@ -426,7 +434,7 @@ def _read_levels(top: _Section) -> tuple[Level, ...]:
     return tuple(levels)
 
 
-def _read_tables(top: _Section, show_delay: float) -> tuple[TableConfig, ...]:
+def _read_tables(top: _Section, show_delay: float, short_all_ins: str = "tda") -> tuple[TableConfig, ...]:
     tables: list[TableConfig] = []
     player_at: dict[str, str] = {}  # player id -> where they sit, for the duplicate message
     for t in top.sections("tables", ("id", "name", "delay", "game", "seats", "tv_rules"), "[[tables]]", required=True):
@@ -462,7 +470,7 @@ def _read_tables(top: _Section, show_delay: float) -> tuple[TableConfig, ...]:
         if len(seats) < 2:
             raise ConfigError(t.key("seats"), f"a table needs at least 2 seated players; this one has {len(seats)}")
         seats.sort(key=lambda x: x.seat)
-        tables.append(TableConfig(tid, name, delay, tuple(seats), game, t.flag("tv_rules", True)))
+        tables.append(TableConfig(tid, name, delay, tuple(seats), game, t.flag("tv_rules", True), short_all_ins))
     if not tables:
         raise ConfigError("tables", "the show needs at least one [[tables]] entry")
     return tuple(tables)

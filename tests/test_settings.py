@@ -96,7 +96,7 @@ def test_demo_show_loads_with_one_tv_table_of_six():
 
 def test_example_show_sets_every_key():
     raw = tomllib.loads((CONFIG / "example.toml").read_text())
-    assert set(raw["show"]) == {"name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair"}
+    assert set(raw["show"]) == {"name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "short_all_ins"}
     assert all(set(t) == {"id", "name", "delay", "game", "seats", "tv_rules"} for t in raw["tables"])
     assert set(raw["compliance"]) == {"halt_at", "hidden_camera", "organiser", "approved_operators",
                                       "forbidden_operators", "unauthorised_satellites"}
@@ -287,3 +287,15 @@ def test_compliance_settings_name_the_key_when_wrong():
     with pytest.raises(ConfigError) as err:
         parse_show(base + '\n[compliance]\napproved_operators = "Acme"\n')
     assert err.value.key == "compliance.approved_operators"
+
+
+def test_short_all_ins_is_a_show_setting_default_tda_and_a_bad_value_names_the_key():
+    from broadcast.service import opening_event
+
+    show = parse_show(show_with(lambda d: None))
+    assert {t.short_all_ins for t in show.tables} == {"tda"}
+    single = parse_show(show_with(lambda d: d["show"].update(short_all_ins="single")))
+    assert opening_event(single.tables[0], single.levels).short_all_ins == "single"
+    with pytest.raises(ConfigError) as info:
+        parse_show(show_with(lambda d: d["show"].update(short_all_ins="robert")))
+    assert info.value.key == "show.short_all_ins" and "several short all-ins" in str(info.value)

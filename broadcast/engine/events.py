@@ -60,6 +60,9 @@ class TableOpened(Event):
     game: str
     seats: tuple[SeatedPlayer, ...]
     levels: tuple[BlindLevel, ...]
+    # Several short all-ins that together make a full raise: "tda" reopens the betting to a
+    # player who already acted (TDA); "single" reopens it only for one full raise.
+    short_all_ins: str = "tda"
 
 
 @dataclass(frozen=True)

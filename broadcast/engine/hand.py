@@ -85,6 +85,7 @@ class Hand:
     ante: int
     hole: tuple[tuple[str, ...], ...]
     entries: tuple[tuple[int, ActionTaken | BoardDealt], ...] = ()
+    short_all_ins: str = "tda"  # "tda" or "single": see TableOpened
     small_blind_seat: int | None = None  # may be an empty seat: a dead small blind
     big_blind_seat: int | None = None
     ended: bool = False
@@ -95,7 +96,7 @@ class Hand:
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def start(cls, event: HandStarted, game: str, hole_count: int) -> "Hand":
+    def start(cls, event: HandStarted, game: str, hole_count: int, *, short_all_ins: str = "tda") -> "Hand":
         """The hand right after the deal: blinds and ante posted, cards unknown."""
         hand = cls(
             number=event.hand,
@@ -109,6 +110,7 @@ class Hand:
             hole=tuple((UNKNOWN,) * hole_count for _ in event.seats),
             small_blind_seat=event.small_blind_seat,
             big_blind_seat=event.big_blind_seat,
+            short_all_ins=short_all_ins,
         )
         return hand
 
@@ -267,7 +269,9 @@ class Hand:
         """
         i = self.index(seat)
         if self.pk.actor_index != i or not self.pk.can_complete_bet_or_raise_to():
-            return None
+            return None  # PokerKit applies TDA: short all-ins reopen once together they make a full raise
+        if self.short_all_ins == "single" and not _reopened_by_one_full_raise(self, seat):
+            return None  # the show's setting: only one full raise reopens the betting
         # The most is the stack, or the pot in pot-limit Omaha: PokerKit knows both.
         top = min(self.pk.bets[i] + self.pk.stacks[i], self.pk.max_completion_betting_or_raising_to_amount or 0)
         low = max(self.pk.min_completion_betting_or_raising_to_amount or 0, _rulebook_min_raise(self))
@@ -292,6 +296,24 @@ class Hand:
 
     def final_stacks(self) -> dict[int, int]:
         return {seat: self.pk.stacks[i] for i, seat in enumerate(self.seats)}
+
+
+def _reopened_by_one_full_raise(hand: Hand, seat: int) -> bool:
+    """True unless ``seat`` acted on this street and no single bet or raise since was a full
+    one (several short all-ins adding up to a full raise do not count in this setting)."""
+    street: list[ActionTaken] = []
+    for _, entry in hand.entries:
+        street = [] if isinstance(entry, BoardDealt) else street + [entry]
+    current = hand.big_blind if not hand.board else 0
+    full, acted, reopened = hand.big_blind, False, True
+    for entry in street:
+        if entry.seat == seat:
+            acted, reopened = True, False
+        if entry.action in ("bet", "raise"):
+            if entry.amount - current >= full:
+                full, reopened = entry.amount - current, reopened or entry.seat != seat
+            current = max(current, entry.amount)
+    return not acted or reopened
 
 
 def _rulebook_min_raise(hand: Hand) -> int:

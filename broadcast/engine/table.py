@@ -79,6 +79,7 @@ class TableState:
 
     table: str = ""
     game: str = "nlhe"
+    short_all_ins: str = "tda"
     seats: tuple[SeatedPlayer, ...] = ()
     levels: tuple[BlindLevel, ...] = ()
     level: int = 1
@@ -563,6 +564,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
     state = replace(state, seq=seq)
     if isinstance(event, TableOpened):
         return replace(state, table=event.table, game=event.game, seats=event.seats, levels=event.levels,
+                       short_all_ins=event.short_all_ins,
                        players_left=sum(1 for s in event.seats if s.stack > 0))
     if isinstance(event, PenaltyIssued):
         penalty = Penalty(event.player, event.kind, event.count, event.reason, event.rule, event.issued_by)
@@ -573,7 +575,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
     if isinstance(event, LevelChanged):
         return replace(state, level=event.level)
     if isinstance(event, HandStarted):
-        hand = Hand.start(event, state.game, state.hole_card_count)
+        hand = Hand.start(event, state.game, state.hole_card_count, short_all_ins=state.short_all_ins)
         redeal = state.hand is not None and state.hand.misdeal
         players = tuple(state.seat(n).player for n in event.seats)  # type: ignore[union-attr]
         # A misdeal's re-deal is the same hand for a penalised player: it is not counted twice.

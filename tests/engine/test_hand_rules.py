@@ -411,3 +411,40 @@ def test_no_muck_at_an_all_in_showdown():
     with pytest.raises(IllegalAction) as err:
         events(s, {"type": "muck", "seat": 1})
     assert "All-In Showdown" in str(err.value)
+
+
+# -- All-In Raising: several short all-ins (the rule book is silent; a show setting) -------
+def _short_all_ins(setting):
+    from dataclasses import replace as _replace
+
+    s = table((10000, 10000, 10000, 1400, 1900, 10000), levels=((100, 200, 0),))
+    s = _replace(s, short_all_ins=setting)
+    # A (seat 3) makes it 1,000; B (seat 4) all-in 1,400 and C (seat 5) all-in 1,900 are each
+    # less than a full raise (800), together 900 more: D calls, the blinds fold, back to A.
+    return run(s, {"type": "start_hand", "button": 6}, {"type": "raise", "seat": 3, "amount": 1000},
+               {"type": "allin", "seat": 4}, {"type": "allin", "seat": 5}, {"type": "call", "seat": 6},
+               {"type": "fold", "seat": 1}, {"type": "fold", "seat": 2})
+
+
+def test_all_in_raising_tda_several_short_all_ins_making_a_full_raise_reopen_the_betting():
+    s = _short_all_ins("tda")
+    assert s.hand.actor == 3 and s.hand.raise_range(3) is not None
+    s = run(s, {"type": "raise", "seat": 3, "amount": 5000})
+    assert s.hand.bet(3) == 5000
+
+
+def test_all_in_raising_single_setting_only_one_full_raise_reopens_the_betting():
+    s = _short_all_ins("single")
+    assert s.hand.actor == 3 and s.hand.raise_range(3) is None
+    with pytest.raises(IllegalAction, match="betting is not reopened to them; they may call or fold"):
+        events(s, {"type": "raise", "seat": 3, "amount": 5000})
+
+
+@pytest.mark.parametrize("setting", ["tda", "single"])
+def test_all_in_raising_one_short_all_in_does_not_reopen_under_either_setting(setting):
+    from dataclasses import replace as _replace
+
+    s = _replace(table((10000, 10000, 10000, 1400, 10000), levels=((100, 200, 0),)), short_all_ins=setting)
+    s = run(s, {"type": "start_hand", "button": 5}, {"type": "raise", "seat": 3, "amount": 1000},
+            {"type": "allin", "seat": 4}, {"type": "call", "seat": 5}, {"type": "fold", "seat": 1}, {"type": "fold", "seat": 2})
+    assert s.hand.actor == 3 and s.hand.raise_range(3) is None
