@@ -445,6 +445,7 @@ def check_live_matches_journal(messages: list[tuple[float, dict]], data: ShowDat
     """Everything the live feed showed is still in the journal: replaying the journal to
     each message's seq gives exactly the view that was shown (nothing acknowledged lost)."""
     from broadcast.compliance import state as compliance
+    from broadcast.compliance.clock import read_called_clock
     from broadcast.compliance.config import ComplianceConfig
     from broadcast.compliance.facts import facts_from_table
 
@@ -458,6 +459,9 @@ def check_live_matches_journal(messages: list[tuple[float, dict]], data: ShowDat
         rules = compliance.apply(rules, event, seq=r.seq, ts=r.ts)
         if r.seq in wanted:
             views[r.seq] = live_view(state, ts=r.ts)
+            called = rules.called_clock  # the console's called clock, read at that event's time
+            views[r.seq]["called_clock"] = (read_called_clock(called, r.ts).to_dict() | {"deadline_ms": called.deadline_ms}
+                                            if called else None)
             if tv_rules:  # what the console holds and what blocks the deal, replayed as well
                 facts = facts_from_table(state)
                 views[r.seq]["halt"] = list(compliance.hold(rules, facts, config))
