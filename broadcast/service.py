@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -84,6 +85,7 @@ class TableCore:
         self.listeners: list[Listener] = []
         self._clock_timer: asyncio.Task | None = None
         self._clock_key: tuple[int, int, int] | None = None
+        self._time_anchor = (0, 0.0)  # (Redis TIME in ms, the loop's monotonic seconds then)
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -95,6 +97,7 @@ class TableCore:
             rules = compliance.apply(rules, event, seq=rec.seq, ts=rec.ts)
             self.ts = rec.ts
         self.state, self.compliance = state, rules
+        await self._server_time()
         await self.redis.sadd(keys.tables(), self.table)
         if not records:
             await self._append([opening_event(self.config, self.levels)], command_id=None)
@@ -111,7 +114,7 @@ class TableCore:
                 done = await self.journal.previous_result(command_id)
                 if done is not None:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
-            ts = max(await redis_time_ms(self.redis), self.ts)  # never backwards, even if Redis's clock is
+            ts = max(await self._server_time(), self.ts)  # never backwards, even if Redis's clock is
             if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
                 events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
             else:
@@ -119,6 +122,17 @@ class TableCore:
             seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             return Accepted(seqs=tuple(seqs))
+
+    async def _server_time(self) -> int:
+        ms = await redis_time_ms(self.redis)
+        self._time_anchor = (ms, time.monotonic())
+        return ms
+
+    def server_now_ms(self) -> int:
+        """Redis TIME now, estimated from its last reading plus the monotonic time since (views
+        are computed without a round trip; events are stamped with a fresh reading)."""
+        ms, at = self._time_anchor
+        return max(self.ts, ms + int((time.monotonic() - at) * 1000)) if ms else self.ts
 
     def _facts(self, state: TableState | None = None):
         return facts_from_table(state or self.state)
@@ -204,7 +218,7 @@ class TableCore:
         goes to the player: an action keyed within the margin still counts)."""
         due = deadline_ms + self.rules.clock_tie_ms + 1
         try:
-            while (now := await redis_time_ms(self.redis)) < due:
+            while (now := await self._server_time()) < due:
                 await asyncio.sleep((due - now) / 1000)  # the loop's clock may run early: ask Redis again
             await self.submit({"type": "expire_clock"}, person=CLOCK_PERSON, role="system",
                               command_id=f"clock-expiry-{hand}-{started_ms}")
@@ -220,15 +234,16 @@ class TableCore:
 
     def view(self, feed: str) -> dict[str, Any]:
         """The live, secure or compliance view now (never a hole card but on ``secure``)."""
+        now = self.server_now_ms()
         if feed == "compliance":
-            view = rep_view(self.compliance, self._facts(), self.rules, self.ts)
-            view.update(type="view", feed="compliance", table=self.table, seq=self.state.seq, ts=self.ts,
+            view = rep_view(self.compliance, self._facts(), self.rules, now)
+            view.update(type="view", feed="compliance", table=self.table, seq=self.state.seq, ts=self.ts, now_ms=now,
                         hand_complete=bool(self.state.hand and self.state.hand.ended), tv_rules=self.tv_rules)
             return view
         view = secure_view(self.state, ts=self.ts) if feed == "secure" else live_view(self.state, ts=self.ts)
         called = self.compliance.called_clock
         # The console shows the called clock; pages count down from this reading and ``ts``.
-        view["called_clock"] = read_called_clock(called, self.ts).to_dict() | {"deadline_ms": called.deadline_ms} \
+        view["called_clock"] = read_called_clock(called, now).to_dict() | {"deadline_ms": called.deadline_ms} \
             if called else None
         if self.tv_rules:
             facts = self._facts()

@@ -58,6 +58,8 @@ def describe(event) -> tuple[str, str] | None:
             return f"hand {e.hand}: HALT PLAY cleared for seat {e.seat}", e.reason
         case ev.HaltIgnored():
             return f"hand {e.hand}: seat {e.seat} acted under HALT PLAY", ""
+        case ev.AlertAcknowledged():
+            return f"alert acknowledged: {e.what or e.alert}", e.note
         case ev.CameraCheckCleared():
             return f"camera check {e.alert} cleared", e.reason
         case ev.EscortCheckedOut():

@@ -90,6 +90,12 @@ class ClearCameraCheck(Cmd):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class AcknowledgeAlert(Cmd):
+    alert: str  # halt:<hand>:<seat>, camera:<alert> or violation:<n> (see ``alerts``)
+    note: str = ""
+
+
 # conduct
 @dataclass(frozen=True)
 class LogViolation(Cmd):
@@ -378,6 +384,7 @@ SPECS: dict[str, tuple[type, dict[str, Callable[[Any, str], Any]], tuple[str, ..
     "refuse_cards": (RefuseToShow, {"seat": _P["seat"], "note": _P["note"]}, ("seat",)),
     "camera_check": (CameraCheck, {"seats": _seats, "board": _bool}, ()),
     "clear_camera_check": (ClearCameraCheck, {"alert": _int(1), "reason": _text(False)}, ("alert",)),
+    "acknowledge_alert": (AcknowledgeAlert, {"alert": _text(limit=64), "note": _P["note"]}, ("alert",)),
     "log_violation": (LogViolation, {"player": _P["player"], "code": _text(limit=64), "note": _P["note"],
                                      "about_filming": _bool}, ("player", "code")),
     "rule_violation": (RuleOnViolation, {"violation": _int(1), "kind": _text(limit=64), "count": _int(0),
@@ -417,7 +424,7 @@ SPECS: dict[str, tuple[type, dict[str, Callable[[Any, str], Any]], tuple[str, ..
 COMMAND_TYPES = tuple(SPECS)
 
 Command = (SurrenderDevices | ReturnDevices | OverrideDeviceGate | ReportDevice | ConfirmCardsShown | DeclareBlind
-           | ClearHalt | RefuseToShow | CameraCheck | ClearCameraCheck | LogViolation | RuleOnViolation | CheckOut
+           | ClearHalt | RefuseToShow | CameraCheck | ClearCameraCheck | AcknowledgeAlert | LogViolation | RuleOnViolation | CheckOut
            | CheckIn | OpenDealTalk | ReportDeal | CloseDealTalk | InspectLogos | DeclareSponsor | StartEvent
            | StartFinalTable | DecideLogoKeepers | HighCardDraw | CallClock | ExpireClock | CancelClock
            | StartLevelClock | PauseLevelClock | ResumeLevelClock | AdjustLevelClock | SetClockLevel | StartBreak

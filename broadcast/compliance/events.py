@@ -387,6 +387,16 @@ class FieldDataSet(Decision):
     wearers: tuple[tuple[str, int], ...] = ()  # (company, players in the field wearing its logo)
 
 
+@dataclass(frozen=True)
+class AlertAcknowledged(Decision):
+    """A rep or the TD has seen an alert (HALT PLAY, a camera check, a violation); it stays open."""
+
+    type: ClassVar[str] = "AlertAcknowledged"
+    alert: str  # halt:<hand>:<seat>, camera:<alert>, violation:<n>
+    what: str = ""  # the alert as the rep read it (never a card)
+    note: str = ""
+
+
 COMPLIANCE_EVENTS: tuple[type[Event], ...] = (
     ViolationRecorded, ViolationRuled,
     DevicesSurrendered, DevicesReturned, DeviceGateOverridden, DeviceFound,
@@ -396,7 +406,7 @@ COMPLIANCE_EVENTS: tuple[type[Event], ...] = (
     ClockCalled, ClockAnswered, ClockExpired, ClockCancelled,
     LevelClockStarted, LevelClockPaused, LevelClockResumed, LevelClockAdjusted, LevelClockLevelSet,
     BreakStarted, BreakEnded, HandForHandSet, HandForHandReleased,
-    FieldDataSet,
+    FieldDataSet, AlertAcknowledged,
 )
 EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in COMPLIANCE_EVENTS}
 assert not set(EVENT_TYPES) & set(engine_events.EVENT_TYPES), "compliance and engine event names must differ"

@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from broadcast.engine.errors import BadCommand
 from broadcast.engine.events import Event, HandEnded, HandStarted, MisdealDeclared, PenaltyIssued
 
-from . import branding, camera, clock, conduct, devices, field
+from . import alerts, branding, camera, clock, conduct, devices, field
 from . import commands as c
 from .audit import AuditEntry, audit_entry
 from .config import ComplianceConfig
 from .errors import Blocker, NotCleared
-from .events import ClockExpired, event_from_dict
+from .events import AlertAcknowledged, ClockExpired, event_from_dict
 from .facts import TableFacts
 from .violations import Violations, apply_violation, rule_on_violation
 
@@ -44,6 +44,7 @@ class ComplianceState:
     field: field.FieldData = field.FieldData()
     violations: Violations = Violations()
     audit: tuple[AuditEntry, ...] = ()
+    acknowledged: tuple[AlertAcknowledged, ...] = ()  # alerts seen, while they stay open
 
     @property
     def final_table(self) -> bool:
@@ -76,6 +77,8 @@ def decide(state: ComplianceState, command: c.Command, facts: TableFacts,
             return (camera.camera_check(state.camera, facts, cmd),)
         case c.ClearCameraCheck():
             return (camera.clear_camera_check(state.camera, cmd),)
+        case c.AcknowledgeAlert():
+            return (alerts.acknowledge(state, facts, cmd),)
         case c.LogViolation():
             return (conduct.log_violation(state.violations, facts, cmd),)
         case c.RuleOnViolation():
@@ -198,6 +201,8 @@ def apply(state: ComplianceState, event: Event, *, seq: int | None = None, ts: i
         if not entry.at_ms and ts:
             entry = replace(entry, at_ms=ts)
         state = replace(state, audit=state.audit + (entry,))
+    if isinstance(event, AlertAcknowledged):
+        state = replace(state, acknowledged=state.acknowledged + (event,))
     return replace(
         state,
         devices=devices.apply_devices(state.devices, event),

@@ -184,3 +184,32 @@ def test_the_compliance_core_imports_no_clock_randomness_or_io():
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for name in names:
                 assert not any(name == b or name.startswith(b + ".") for b in banned), f"{path.name} imports {name}"
+
+
+def test_a_rep_acknowledges_halt_play_and_it_stays_until_cleared():
+    """HALT PLAY and other alerts are acknowledged (audited) and then cleared; acknowledging does not lift the hold."""
+    from broadcast.compliance.errors import NotAllowed
+    from broadcast.compliance.state import hold
+    from broadcast.engine.errors import BadCommand
+
+    from .helpers import Desk
+
+    desk = Desk()
+    desk.deal(actor=3)
+    key = "halt:1:3"
+    view = rep_view(desk.state, desk.facts, desk.config, 0)
+    assert [a["key"] for a in view["alerts"]] == [key] and view["alerts"][0]["acknowledged"] is None
+    with pytest.raises(NotAllowed):
+        desk.do("acknowledge_alert", role="dealer", alert=key)
+    with pytest.raises(BadCommand) as err:
+        desk.do("acknowledge_alert", alert="halt:1:4")
+    assert err.value.field == "alert"
+    desk.do("acknowledge_alert", alert=key, note="floor told", at=5_000)
+    view = rep_view(desk.state, desk.facts, desk.config, 0)
+    assert view["alerts"][0]["acknowledged"] == {"by": "Ruth Adeyemi", "at_ms": 5_000, "note": "floor told"}
+    assert hold(desk.state, desk.facts, desk.config) == (3,), "seen is not cleared: the dealer still holds seat 3"
+    assert desk.state.audit[-1].what.startswith("alert acknowledged: HALT PLAY: seat 3")
+    with pytest.raises(BadCommand):
+        desk.do("acknowledge_alert", alert=key)
+    desk.do("clear_halt", seat=3, reason="camera cable reseated")
+    assert rep_view(desk.state, desk.facts, desk.config, 0)["alerts"] == []
