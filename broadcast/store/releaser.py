@@ -47,6 +47,7 @@ return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
 """
 
 LOCK_TTL_MS = 3000
+LATENESS_BUCKETS_MS = (5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000)
 
 
 class Releaser:
@@ -64,6 +65,10 @@ class Releaser:
         self._last_lock = 0.0
         self._wake = asyncio.Event()
         self.released = asyncio.Event()  # set after each publish (tests and benchmarks wait on it)
+        # Release lateness (Redis time of the publish minus the first record's due time), for /metrics.
+        self.lateness_buckets = [0] * len(LATENESS_BUCKETS_MS)  # releases at most that late (cumulative)
+        self.lateness_count = 0
+        self.lateness_sum_ms = 0
 
     def now(self) -> int:
         """Our estimate of Redis time; the release script re-checks with the real one."""
@@ -159,9 +164,12 @@ class Releaser:
             keys.release_lock(self.table), keys.release_state(self.table), keys.public(self.table),
             keys.commentary(self.table), keys.head(self.table),
         ]
+        first_due = self.line.release_at[self.line.cursor] if release.release_at else None
         reply = await self._release(keys=keys_, args=argv)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
+            if first_due is not None:
+                self._count_lateness(int(reply[1]) - first_due)
             self.line.commit(release)
             self.released.set()
             self.released.clear()
@@ -173,3 +181,10 @@ class Releaser:
             log.warning("table %s: release refused (%s); re-reading from Redis", self.table, status)
             self.holding = False
             self._last_lock = 0.0  # re-check the lock and restart from Redis's cursor
+
+    def _count_lateness(self, late_ms: int) -> None:
+        self.lateness_count += 1
+        self.lateness_sum_ms += late_ms
+        for i, bound in enumerate(LATENESS_BUCKETS_MS):
+            if late_ms <= bound:
+                self.lateness_buckets[i] += 1
