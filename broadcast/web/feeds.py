@@ -32,6 +32,7 @@ class Hub:
     def __init__(self) -> None:
         self.clients: dict[tuple[str, str], set[Client]] = {}
         self.sockets: weakref.WeakSet = weakref.WeakSet()
+        self.dropped: dict[tuple[str, str], int] = {}  # clients dropped for being slow, per (feed, table)
 
     def subscribe(self, client: Client) -> None:
         self.clients.setdefault((client.feed, client.table), set()).add(client)
@@ -56,6 +57,7 @@ class Hub:
             return
         client.dropped = True
         self.unsubscribe(client)
+        self.dropped[(client.feed, client.table)] = self.dropped.get((client.feed, client.table), 0) + 1
         log.warning("%s feed, table %s: %s is too slow and was disconnected", client.feed, client.table, client.who)
         asyncio.get_running_loop().create_task(
             client.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow: reconnect with ?after=SEQ")
