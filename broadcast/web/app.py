@@ -26,6 +26,7 @@ log = logging.getLogger("tvtable.web")
 
 RUNTIME = web.AppKey("runtime", Any)
 GATE = web.AppKey("gate", Gate)
+COMMAND_TYPE = web.RequestKey("command_type", object)  # what a command said it was, for /metrics
 
 STATE_VIEWS = ("public", "commentary", "live", "secure", "compliance")
 
@@ -141,6 +142,7 @@ async def commands(request: web.Request) -> web.Response:
         gate.check(request, "dealer_commands")
         return error(400, "the command holds text that is not valid Unicode (a lone surrogate escape)", field="body",
                      code="bad_command")
+    request[COMMAND_TYPE] = data.get("type")
     rows = command_rows(data.get("type") if isinstance(data.get("type"), str) else None)
     caller, denied = None, None
     for row in rows:
@@ -228,6 +230,7 @@ def make_app(runtime: Any, *, manage_runtime: bool = True) -> web.Application:
     app.router.add_post("/api/v1/tables/{table}/commands", commands)
     app.router.add_get("/ws/v1/{feed}", feed)
     from .ingest import setup as setup_ingest; setup_ingest(app)  # noqa: E702 - JPEG frames from capture PCs (role camera)
+    from .metrics import setup as setup_metrics; setup_metrics(app)  # noqa: E702 - /metrics (staff tokens)
     setup_pages(app)
     return app
 
