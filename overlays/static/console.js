@@ -171,7 +171,7 @@ function renderControls(v) {
   const on = {
     fold: mine && legal.fold, check: mine && legal.check, call: mine && Boolean(legal.call),
     bet: mine && Boolean(legal.bet), raise: mine && Boolean(legal.raise), allin: mine,
-    board: v.needs_board > 0, hole_cards: (v.awaiting_cards || []).length > 0,
+    board: v.needs_board > 0, four_card_flop: v.needs_board === 3, hole_cards: (v.awaiting_cards || []).length > 0,
     start_hand: v.hand === null || v.hand_complete, undo: v.hand !== null && !v.hand_complete,
   };
   for (const btn of document.querySelectorAll("button[data-cmd]")) {
@@ -234,6 +234,9 @@ function describe(body) {
     case "hole_cards": return `Seat ${body.seat} tabled cards`;
     case "chips": return `${who}pushed ${body.chips.map(chips).join(" + ")}${body.declared ? ` (“${body.declared}”)` : ""}`;
     case "misdeal": return "Misdeal";
+    case "away": return `Seat ${body.seat} away at the deal`;
+    case "four_card_flop": return `Four-card flop ${body.cards.join(" ")}`;
+    case "hold_for_review": return `Hold seat ${(body.seats || []).join(", ")} for review`;
     case "raise": return `${who}raise to ${body.amount !== undefined ? chips(body.amount) : "?"}`;
     case "bet": return `${who}bet ${body.amount !== undefined ? chips(body.amount) : "?"}`;
     default: return `${who}${body.type === "allin" ? "all-in" : body.type}${body.out_of_turn ? " (out of turn)" : ""}`;
@@ -286,6 +289,19 @@ function build(cmd) {
   }
   if (cmd === "undo" && $("reason").value.trim()) body.reason = $("reason").value.trim();
   if (cmd === "misdeal") body.reason = $("reason").value.trim();
+  if (cmd === "away") {
+    const seat = currentSeat(view);
+    if (seat !== null) body.seat = seat;
+  }
+  if (cmd === "four_card_flop") {
+    body.cards = cardsFrom($("four-cards").value);
+    const burn = cardsFrom($("four-burn").value);
+    if (burn.length) body.burn = burn[0];
+  }
+  if (cmd === "hold_for_review") {
+    body.seats = $("review-seats").value.split(/[\s,]+/).filter(Boolean).map(Number);
+    body.reason = $("reason").value.trim() || "held for the floor's review";
+  }
   return body;
 }
 

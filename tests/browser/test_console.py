@@ -135,3 +135,35 @@ def test_first_view_json_cannot_close_its_script_block():
     text = _script_json({"name": "</script><script>alert(1)</script>", "note": "a & b"})
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == {"name": "</script><script>alert(1)</script>", "note": "a & b"}
+
+
+async def test_console_enters_a_four_card_flop_the_burn_the_floor_drew_and_a_player_away(show, dealer, browser):
+    context = await browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = await context.new_page()
+    await page.goto(f"{show.url}/login?next=/console%3Ftable%3D{show.table}")
+    await page.fill("#token", TOKENS["dealer"])
+    await page.click("button[type=submit]")
+    await page.wait_for_selector('body[data-feed="up"]')
+    await page.click("#start")
+    await page.wait_for_function("document.querySelectorAll('#log li.ok').length === 1")
+
+    # Rule "At Your Seat": the selected seat was away when the last card reached the button.
+    live = await dealer.live()
+    away = next(s["seat"] for s in live["seats"] if s["dealt_in"] and s["seat"] != live["legal"]["seat"])
+    await page.click(f"#seats tr[data-seat='{away}']")
+    await page.click("button[data-cmd=away]")
+    await page.wait_for_function("document.querySelectorAll('#log li.ok').length === 2")
+    assert "away at the deal" in await page.inner_text("#log li.ok >> nth=0")
+
+    while (live := await dealer.live())["needs_board"] != 3:
+        legal = live["legal"]
+        await dealer.send({"type": "check" if legal.get("check") else "call", "seat": legal["seat"]})
+    await page.click("details.four-card summary")
+    await page.fill("#four-cards", "Ah Kd 7c 2s")
+    await page.fill("#four-burn", "7c")
+    await page.click("button[data-cmd=four_card_flop]")
+    await page.wait_for_function("document.querySelectorAll('#board .card').length === 3 || "
+                                 "document.querySelectorAll('[data-card]').length >= 3")
+    live = await dealer.live()
+    assert live["board"] == ["Ah", "Kd", "2s"]
+    await context.close()
