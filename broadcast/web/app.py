@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
+from redis import exceptions as redis_errors
 
 from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
 from ..engine.commands import DEALER_AND_TD, TD_ONLY
@@ -23,6 +24,9 @@ from .auth import COOKIE, FEED_ROWS, Denied, Gate
 from .feeds import Client
 
 log = logging.getLogger("tvtable.web")
+
+# Redis down, restarting (loading its AOF) or timing out: "storage unavailable", not a 500.
+STORAGE_DOWN = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.BusyLoadingError)
 
 RUNTIME = web.AppKey("runtime", Any)
 GATE = web.AppKey("gate", Gate)
@@ -48,6 +52,12 @@ async def errors_middleware(request: web.Request, handler):
         return web.Response(status=403, text=denied.message)
     except Refusal as refusal:
         return web.json_response(refusal.to_dict(), status=422)
+    except STORAGE_DOWN as exc:
+        # Redis is restarting or unreachable: nothing was acknowledged, so the client may
+        # retry; a command sent with its id is applied at most once, whatever happened.
+        log.warning("storage unavailable on %s %s: %s", request.method, request.path, exc)
+        return error(503, "storage unavailable: the journal's Redis is not answering; retry in a moment "
+                          "with the same command id", code="storage_unavailable")
     except web.HTTPException as exc:
         if exc.status >= 400 and request.path.startswith("/api/"):
             return error(exc.status, exc.reason or "request refused")
