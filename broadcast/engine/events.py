@@ -188,7 +188,11 @@ class HandEnded(Event):
 
 @dataclass(frozen=True)
 class PlayerEliminated(Event):
-    """A player busted: finishing place and who eliminated them (the main pot's winners)."""
+    """A player is out: finishing place and who eliminated them (the main pot's winners).
+
+    ``how`` is "busted", "elimination penalty" (chips removed; the player takes, and is
+    paid for, the place it equals) or "disqualified" (chips removed from play, no prize;
+    ``place`` is 0). ``name`` keeps the name on air after the seat is empty."""
 
     type: ClassVar[str] = "PlayerEliminated"
     hand: int
@@ -196,6 +200,13 @@ class PlayerEliminated(Event):
     player: str
     place: int
     eliminated_by: tuple[str, ...]
+    how: str = "busted"
+    name: str = ""
+
+    @property
+    def paid(self) -> bool:
+        """Whether the place is paid: never after a disqualification."""
+        return self.how != "disqualified"
 
 
 @dataclass(frozen=True)

@@ -140,14 +140,15 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         check_penalty(command.kind, command.count)
         if not any(s.player == command.player for s in state.seats):
             raise BadCommand(f"no player {command.player!r} at table {state.table}", field="player")
-        return (PenaltyIssued(player=command.player, kind=command.kind, count=command.count, reason=command.reason,
-                              rule=command.rule, issued_by="floor"),)
+        issued = PenaltyIssued(player=command.player, kind=command.kind, count=command.count, reason=command.reason,
+                               rule=command.rule, issued_by="floor")
+        return (issued, *_removed_by_penalty(state, issued))
     if isinstance(command, SetLevel):
         if not 1 <= command.level <= len(state.levels):
             raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
         return (LevelChanged(level=command.level),)
     if isinstance(command, (SeatPlayer, MovePlayer, RemovePlayer)):
-        return (_seating(state, command),)
+        return _seating(state, command)
     if isinstance(command, HoldForReview):
         return (_hold(state, command),)
     hand = _current_hand(state)
@@ -211,6 +212,10 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[tuple[E
         if hand.over:
             ended = _hand_ended(hand)
             more: tuple[Event, ...] = (ended, *_eliminations(after, ended))
+            settled = after
+            for event in more:
+                settled = apply(settled, event, seq=settled.seq + 1)
+            more += _penalised_out(settled)
         elif hand.actor is not None and hand.actor in after.killed:
             more = (ActionTaken(hand=hand.number, seat=hand.actor, action="fold", amount=hand.bet(hand.actor)),)
         elif hand.actor is not None and any(p[0] == hand.actor for p in after.pending):
@@ -251,7 +256,42 @@ def _eliminations(state: TableState, ended: HandEnded) -> tuple[PlayerEliminated
         ties = [s for s in by_stack if start[s] == start[seat]]
         best = place - max(by_stack.index(t) for t in ties)
         out.append(PlayerEliminated(hand=hand.number, seat=seat, player=state.seat(seat).player,  # type: ignore[union-attr]
-                                    place=best, eliminated_by=winners))
+                                    place=best, eliminated_by=winners, name=state.seat(seat).name))  # type: ignore[union-attr]
+    return tuple(out)
+
+
+REMOVING_PENALTIES = {"elimination": "elimination penalty", "disqualification": "disqualified",
+                      "event_ban": "disqualified", "all_events_exclusion": "disqualified"}
+
+
+def _removed_by_penalty(state: TableState, issued: PenaltyIssued) -> tuple[Event, ...]:
+    """Rule "Penalties": an elimination penalty or a disqualification takes the player's chips
+    out of play. In a hand, the hand is killed now and the seat emptied when the hand ends."""
+    how = REMOVING_PENALTIES.get(issued.kind)
+    who = next((s for s in state.seats if s.player == issued.player and s.stack > 0), None)
+    if how is None or who is None:
+        return ()
+    hand = state.hand
+    if state.in_hand and hand is not None and who.seat in hand.seats:
+        return (HandKilled(hand=hand.number, seat=who.seat, reason=f"{how}: {issued.reason}"),) if hand.in_hand(who.seat) else ()
+    return _penalty_out(state, who, how)
+
+
+def _penalty_out(state: TableState, who: SeatedPlayer, how: str, reason: str = "") -> tuple[Event, ...]:
+    place = 0 if how == "disqualified" else state.players_left
+    return (PlayerRemoved(seat=who.seat, player=who.player, stack=0, reason=reason or how),
+            PlayerEliminated(hand=state.hand_no, seat=who.seat, player=who.player, place=place, eliminated_by=(),
+                             how=how, name=who.name))
+
+
+def _penalised_out(state: TableState) -> tuple[Event, ...]:
+    """At the end of a hand: players an elimination penalty or a disqualification removes."""
+    out: list[Event] = []
+    for penalty in state.ledger.penalties:
+        how = REMOVING_PENALTIES.get(penalty.kind)
+        who = next((s for s in state.seats if s.player == penalty.player and s.stack > 0), None)
+        if how and who:
+            out += _penalty_out(state, who, how)
     return tuple(out)
 
 
@@ -335,7 +375,7 @@ def positions(live: list[int], last_sb: int | None, last_bb: int | None,
     return button, sb_seat, bb_seat, dealt
 
 
-def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer) -> Event:
+def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer) -> tuple[Event, ...]:
     """Seat, move or remove a player: only between hands (rule "Tournament Seating")."""
     if state.in_hand:
         raise HandInProgress(f"players are seated, moved or removed between hands: hand {state.hand_no} is in progress",
@@ -348,8 +388,8 @@ def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer)
         if command.seat in taken:
             raise BadCommand(f"seat {command.seat} is taken by {taken[command.seat].name}; empty seats: "
                              f"{_seat_list(_empty(taken))}", field="seat")
-        return PlayerSeated(seat=command.seat, player=command.player, name=command.name, country=command.country,
-                            stack=command.stack, reason=command.reason)
+        return (PlayerSeated(seat=command.seat, player=command.player, name=command.name, country=command.country,
+                             stack=command.stack, reason=command.reason),)
     who = playing.get(command.player)
     if who is None:
         raise BadCommand(f"no player {command.player!r} with chips at table {state.table}", field="player")
@@ -357,9 +397,10 @@ def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer)
         if command.seat in taken:
             what = "already their seat" if command.seat == who.seat else f"taken by {taken[command.seat].name}"
             raise BadCommand(f"seat {command.seat} is {what}; empty seats: {_seat_list(_empty(taken))}", field="seat")
-        return PlayerMoved(player=who.player, from_seat=who.seat, to_seat=command.seat, reason=command.reason)
-    return PlayerRemoved(seat=who.seat, player=who.player, stack=0 if command.chips_removed else who.stack,
-                         reason=command.reason)
+        return (PlayerMoved(player=who.player, from_seat=who.seat, to_seat=command.seat, reason=command.reason),)
+    if command.chips_removed:  # out of the tournament, chips out of play: no place, no prize
+        return _penalty_out(state, who, "disqualified", command.reason)
+    return (PlayerRemoved(seat=who.seat, player=who.player, stack=who.stack, reason=command.reason),)
 
 
 def _empty(taken: dict) -> list[int]:
@@ -599,8 +640,10 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
                               for s in state.seats if s.seat != event.to_seat), key=lambda s: s.seat))
         return replace(state, seats=seats)
     if isinstance(event, PlayerRemoved):
+        # A player who leaves with chips (to another table) leaves this table's count; one whose
+        # chips leave play is counted out by the PlayerEliminated that follows.
         return replace(state, seats=tuple(s for s in state.seats if s.seat != event.seat),
-                       players_left=state.players_left - 1)
+                       players_left=state.players_left - (1 if event.stack else 0))
     if isinstance(event, HandHeldForReview):
         return replace(state, held=state.held + (event,))
     hand = state.hand

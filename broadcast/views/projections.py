@@ -203,8 +203,9 @@ def _tournament(state: TableState, rules: Any) -> dict[str, Any]:
         "average_stack": field.average_stack if field else 0,
         "payouts": [{"first": p.first, "last": p.last, "amount": p.amount} for p in (field.payouts if field else ())],
         "eliminated": [
-            {"hand": e.hand, "seat": e.seat, "player": e.player, "name": names.get(e.player, e.player), "place": e.place,
-             "prize": prize(e.place), "eliminated_by": [names.get(p, p) for p in e.eliminated_by]}
+            {"hand": e.hand, "seat": e.seat, "player": e.player, "name": e.name or names.get(e.player, e.player),
+             "place": e.place or None, "how": e.how, "prize": prize(e.place) if e.paid else None,
+             "eliminated_by": [names.get(p, p) for p in e.eliminated_by]}
             for e in state.eliminated
         ],
         "deals": [{"text": d.text, "payouts": [{"player": p, "name": names.get(p, p), "amount": a} for p, a in d.payouts]}

@@ -52,3 +52,41 @@ def test_malformed_penalties_name_the_field():
     with pytest.raises(BadCommand) as err:
         issue(Ledger(), pen("p-bo", "yellow_card"), players_at_table=6)
     assert err.value.field == "kind"
+
+
+# -- Elimination and disqualification through the table ------------------------------------
+from broadcast.engine.events import PlayerEliminated, PlayerRemoved  # noqa: E402
+
+from .helpers import events, run, table  # noqa: E402
+
+
+def _penalty(player, kind, reason="deliberate soft play"):
+    return {"type": "penalty", "player": player, "kind": kind, "reason": reason}
+
+
+def test_elimination_penalty_removes_the_chips_and_the_player_takes_and_is_paid_the_place_it_equals():
+    s = table((20000, 20000, 20000, 20000))
+    out = events(s, _penalty("p2", "elimination"))
+    removed = next(e for e in out if isinstance(e, PlayerRemoved))
+    gone = next(e for e in out if isinstance(e, PlayerEliminated))
+    assert removed.stack == 0 and gone.place == 4 and gone.paid and gone.how == "elimination penalty"
+    s = run(s, _penalty("p2", "elimination"))
+    assert s.seat(2) is None and s.players_left == 3 and sum(x.stack for x in s.seats) == 60000  # chips out of play
+
+
+def test_disqualification_removes_the_chips_from_play_with_no_prize():
+    s = run(table((20000, 20000, 20000)), _penalty("p3", "disqualification", "electronic device at the TV table"))
+    (gone,) = s.eliminated
+    assert gone.place == 0 and not gone.paid and gone.how == "disqualified" and gone.name == "Player 3"
+    assert s.seat(3) is None and s.players_left == 2
+
+
+def test_a_disqualification_during_a_hand_kills_the_hand_and_empties_the_seat_when_the_hand_ends():
+    s = run(table((20000, 20000, 20000)), {"type": "start_hand", "button": 3}, {"type": "raise", "seat": 3, "amount": 1200})
+    s = run(s, _penalty("p3", "disqualification"))
+    assert 3 in s.killed and s.seat(3).stack > 0  # still seated: the hand is running
+    s = run(s, {"type": "fold", "seat": 1}, {"type": "call", "seat": 2}, {"type": "board", "cards": "2c7d9h"},
+            {"type": "check", "seat": 2})  # seat 3's dead hand folds at its turn
+    assert not s.in_hand and s.seat(3) is None and [e.how for e in s.eliminated] == ["disqualified"]
+    # Seat 3's 1,200 and ante stay in the pot: only the chips behind leave play.
+    assert sum(x.stack for x in s.seats) == 60000 - (20000 - 1200 - 0)
