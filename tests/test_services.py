@@ -13,36 +13,18 @@ import time
 import aiohttp
 import pytest
 import redis.asyncio as aioredis
-from aiohttp import web
-
 from broadcast.settings import parse_show
 from broadcast.show import OverlayTable, ShowRuntime, parse_services
 from broadcast.store import keys
 from broadcast.store.acl import service_url
 from broadcast.store.embedded import EmbeddedRedis
 from broadcast.store.releaser import LOCK_TTL_MS, Releaser
-from broadcast.web.app import make_app
 from tests.conftest import TOKENS, free_port, show_toml
 from tests.showproc import TVTABLE, check_stream, hole_cards, read_show, split_known
+from tests.serving import serve, shut
 from tests.store.acl_server import AclRedis, tls_show_toml
 
 DEALER = {"Authorization": f"Bearer {TOKENS['dealer']}"}
-
-
-async def serve(runtime: ShowRuntime) -> tuple[str, web.AppRunner]:
-    app = make_app(runtime, manage_runtime=False)
-    await runtime.start()
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    return f"http://127.0.0.1:{port}", runner
-
-
-async def shut(runtime: ShowRuntime, runner: web.AppRunner) -> None:
-    await runtime.hub.close_all()
-    await runner.cleanup()
-    await runtime.stop()
 
 
 async def fold_to_the_end(session: aiohttp.ClientSession, base: str, table: str) -> None:

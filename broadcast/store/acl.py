@@ -7,8 +7,9 @@ A show on several machines runs three kinds of process against one Redis:
   every ``tvt:`` key.
 * ``overlay``: on-air pages, the commentary desk and ``/watch`` for many viewers. It may
   only *read* each table's delayed ``public`` and ``commentary`` streams and the live
-  ``control`` stream, so a compromised overlay server cannot read a live card. The one
-  write it needs is the commentators' private notes (``tvt:notes:*``), which hold no card.
+  ``control`` stream, so a compromised overlay server cannot read a live card. The writes
+  it needs hold no card: the commentators' private notes (``tvt:notes:*``) and the list of
+  open on-air pages (``tvt:{T}:control:pages``).
 * ``cardcam``: capture PCs. They may only *add* to each table's inbox (they cannot read
   it back: other cameras' reads are there) and write their own ``cardcam`` keys.
 
@@ -37,7 +38,7 @@ COMMANDS = {
     # The core does everything but the server admin's work; it reads INFO persistence and
     # CONFIG GET appendfsync to refuse a Redis that could lose acknowledged events.
     "core": "+@all -@dangerous +info +config|get +script|load +script|exists",
-    "overlay": f"-@all {_CONNECT} +xread +xrange +xrevrange +xlen +hget +hgetall +hset +hdel",
+    "overlay": f"-@all {_CONNECT} +xread +xrange +xrevrange +xlen +hget +hgetall +hset +hdel +hexists +hlen",
     "cardcam": f"-@all {_CONNECT} +xadd +xread +hset +hdel +set +del +exists +pexpire",
 }
 
@@ -59,7 +60,10 @@ def key_patterns(show: Show, kind: str) -> list[str]:
         return [f"~{keys.PREFIX}:*"]
     if kind == "overlay":
         readable = [name(t) for t in tables for name in (keys.public, keys.commentary, keys.control)]
-        return [f"%R~{k}" for k in readable] + [f"~{keys.PREFIX}:notes:*"]
+        # On-air pages say hello on the control feed, so the graphics desk sees which are open
+        # (broadcast/web/control.py pages_key: page ids and URLs, no card).
+        pages = [f"~{keys.control(t)}:pages" for t in tables]
+        return [f"%R~{k}" for k in readable] + pages + [f"~{keys.PREFIX}:notes:*"]
     if kind == "cardcam":
         own = [f"~{keys.PREFIX}:{{{t}}}:cardcam:*" for t in tables] + [f"~{keys.PREFIX}:cardcam:*"]
         return [f"%W~{keys.inbox(t)}" for t in tables] + own

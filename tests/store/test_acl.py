@@ -89,8 +89,11 @@ def test_an_overlay_user_cannot_read_a_journal(server):
         denied(overlay.xrange, keys.audit())
         denied(overlay.keys, "*")
         denied(overlay.execute_command, "EVAL", "return redis.call('XRANGE', KEYS[1], '-', '+')", 1, keys.journal("tv"))
-        # The commentators' private notes (no card in them) are the one write the desk needs.
+        # The writes the pages need hold no card: the commentators' private notes, and the
+        # on-air pages that say hello on the control feed.
         overlay.hset(f"{keys.PREFIX}:notes:Dev", "p-ann", '{"text":"tight"}')
+        overlay.hset(keys.control("tv") + ":pages", "page-1", '{"page":"overlay/table"}')
+        assert overlay.hlen(keys.control("tv") + ":pages") == 1
 
 
 def test_a_cardcam_user_can_only_add_to_the_inbox(server):
