@@ -17,6 +17,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from broadcast.compliance.audit import audit_csv
+from broadcast.compliance.violations import NO_PENALTY
+from broadcast.engine.penalties import KINDS
 
 from .pages import HOME, _name, _script_json, _table_id, _tables, render
 
@@ -37,7 +39,7 @@ def _page(request: web.Request, row: str, template: str, *, acts: tuple[str, ...
     levels = [{"level": i, "small_blind": lv.small_blind, "big_blind": lv.big_blind, "ante": lv.ante,
                "minutes": lv.minutes} for i, lv in enumerate(runtime.show.levels, start=1)]
     response = render(template, table=table, table_name=_name(tables, table), tables=tables, view=view,
-                      view_json=_script_json(view), levels=levels, levels_json=_script_json(levels), caller=caller,
+                      view_json=_script_json(view), levels=levels, levels_json=_script_json(levels), caller=caller, kinds=(*KINDS, NO_PENALTY),
                       can_act=caller.role in acts)
     response.headers.update(NO_STORE)
     return response

@@ -3,7 +3,7 @@
 // halt / waiting, and a camera check names the seat, never the card.
 import { follow } from "./cards.js";
 import {
-  $, calledReading, clockText, el, feedStatus, fillSelects, levelReading, ticker, timeOfDay, wireForm, wireForms, words,
+  $, clockText, el, feedStatus, fillSelects, levelReading, renderCalled, ticker, timeOfDay, wireForm, wireForms, words,
 } from "./tournament.js";
 
 const root = $("rep");
@@ -192,13 +192,7 @@ function renderClocks(v, elapsed) {
   $("level").textContent = lc.level;
   $("level-left").textContent = !lc.started ? "clock not started" : lc.on_break ? `break ${clockText(lc.break_remaining_ms)}`
     : `${clockText(lc.remaining_ms)}${lc.running ? "" : " paused"}${lc.hand_for_hand ? " · hand-for-hand" : ""}`;
-  const called = calledReading(v.called_clock, elapsed);
-  $("called").hidden = !called;
-  if (called) {
-    $("called").className = `fact called ${called.phase}`;
-    $("called-seat").textContent = `Seat ${called.seat}`;
-    $("called-left").textContent = called.phase === "expired" ? "time" : `${called.phase === "countdown" ? "countdown " : ""}${Math.ceil(called.left / 1000)} s`;
-  }
+  renderCalled(v.called_clock, elapsed);
 }
 
 const tick = ticker(renderClocks);

@@ -91,10 +91,12 @@ export async function post(table, body) {
 }
 
 export function say(box, ok, message, field) {
+  clearTimeout(box.fade);
   box.replaceChildren();
   box.className = `form-msg ${ok ? "ok" : "error"}`;
   if (field) box.append(el("strong", "field", field), document.createTextNode(" "));
   box.append(document.createTextNode(message));
+  if (ok) box.fade = setTimeout(() => box.replaceChildren(), 6000); // a refusal stays until it is fixed
 }
 
 // Every <form class="cmd" data-type=...> posts its fields; a refusal marks the named field.
@@ -150,10 +152,14 @@ export function ticker(render) {
   return (v) => { view = v; received = performance.now(); tick(); };
 }
 
-export function levelReading(clock, elapsed) {
+// ``minutes``: the structure's minutes per level, so a level runs into the next on the page
+// as it does on the server (the last level stops at zero).
+export function levelReading(clock, elapsed, minutes = []) {
   const running = clock.running && clock.started;
   if (clock.on_break) return { ...clock, break_remaining_ms: Math.max(0, clock.break_remaining_ms - (running ? elapsed : 0)) };
-  return { ...clock, remaining_ms: Math.max(0, clock.remaining_ms - (running ? elapsed : 0)) };
+  let level = clock.level, remaining = clock.remaining_ms - (running ? elapsed : 0);
+  while (remaining <= 0 && level < minutes.length) remaining += minutes[level++] * 60000;
+  return { ...clock, level, remaining_ms: Math.max(0, remaining) };
 }
 
 export function calledReading(called, elapsed) {
@@ -162,4 +168,15 @@ export function calledReading(called, elapsed) {
   const inTime = called.phase === "time" ? called.remaining_ms - elapsed : 0;
   if (inTime > 0) return { ...called, phase: "time", left: inTime, total };
   return total > 0 ? { ...called, phase: "countdown", left: total, total } : { ...called, phase: "expired", left: 0, total: 0 };
+}
+
+// The called clock's box (ids called, called-seat, called-left), the same on /rep and /td.
+export function renderCalled(called, elapsed) {
+  const reading = calledReading(called, elapsed);
+  $("called").hidden = !reading;
+  if (!reading) return;
+  $("called").className = `fact called ${reading.phase}`;
+  $("called-seat").textContent = `Seat ${reading.seat}`;
+  $("called-left").textContent = reading.phase === "expired" ? "time"
+    : `${reading.phase === "countdown" ? "countdown " : ""}${Math.ceil(reading.left / 1000)} s`;
 }

@@ -56,9 +56,9 @@ async def wait_text(page, selector, text, timeout=5_000):
         arg=[selector, text], timeout=timeout, polling=50)
 
 
-async def send_form(page, kind: str, **fields) -> None:
+async def send_form(page, kind: str, *, form: str | None = None, **fields) -> None:
     """Fill a command form the way a rep does (selects by value, inputs by typing) and send it."""
-    form = page.locator(f'form[data-type="{kind}"]')
+    form = page.locator(form or f'form[data-type="{kind}"]')
     for name, value in fields.items():
         field = form.locator(f'[name="{name}"]')
         if await field.evaluate("(e) => e.tagName") == "SELECT":
@@ -177,16 +177,22 @@ async def test_the_rep_runs_the_tv_table_from_the_dashboard_and_never_holds_a_ho
     await context.close()
 
 
-async def test_the_dealer_reads_the_dashboard_without_the_forms_and_a_viewer_is_refused(tv_show, browser):
-    context, page = await login(browser, tv_show, "dealer")
-    await page.wait_for_url("**/console")
-    await page.goto(f"{tv_show.url}/rep?table={tv_show.table}")
+async def reads_without_controls(browser, server, role: str, home: str, path: str, notice: str, refused: str) -> None:
+    """``role`` logs in, lands on ``home``, opens ``path``: live, and not one command form.
+    ``refused`` (a role outside the matrix row) gets 403, and no token goes to the login page."""
+    context, page = await login(browser, server, role)
+    await page.wait_for_url(f"**{home}")
+    await page.goto(f"{server.url}{path}?table={server.table}")
     await page.wait_for_selector('body[data-feed="up"]')
     assert await page.locator("form.cmd").count() == 0
-    assert "Only a rep or the TD" in await page.inner_text(".controls")
+    assert notice in await page.inner_text(".controls")
     await context.close()
     async with aiohttp.ClientSession() as s:
-        async with s.get(f"{tv_show.url}/rep", headers={"Authorization": f"Bearer {TOKENS['viewer']}"}) as r:
+        async with s.get(f"{server.url}{path}", headers={"Authorization": f"Bearer {TOKENS[refused]}"}) as r:
             assert r.status == 403
-        async with s.get(f"{tv_show.url}/rep", allow_redirects=False) as r:
+        async with s.get(f"{server.url}{path}", allow_redirects=False) as r:
             assert r.status == 302 and r.headers["Location"].startswith("/login")
+
+
+async def test_the_dealer_reads_the_dashboard_without_the_forms_and_a_viewer_is_refused(tv_show, browser):
+    await reads_without_controls(browser, tv_show, "dealer", "/console", "/rep", "Only a rep or the TD", "viewer")
