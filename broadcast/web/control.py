@@ -2,7 +2,7 @@
 
 - ``POST /api/v1/tables/{table}/graphics`` (role graphics): one command from the
   graphics desk, checked by the pure ``broadcast.views.graphics``, audited with the
-  person, then appended to the table's control stream (``keys.control``) with a
+  person, then appended (``?preview=1``: only the state it would give, for the preview) to the table's control stream (``keys.control``) with a
   compare-and-append on the revision, so two desks never overwrite each other.
 - ``GET /api/v1/tables/{table}/graphics`` (role graphics): the state and the open pages.
 - ``/ws/v1/control?table=ID``: the state as a snapshot, then every change. On-air pages
@@ -99,6 +99,14 @@ async def command(request: web.Request) -> web.Response:
         return _bad(BadControl("the graphics command is not valid JSON", field="body"))
     view = await _public(runtime, table)
     roster = _roster(runtime, table, view["hand"] if view else None)
+    if request.query.get("preview") == "1":
+        # The desk's preview: the state this command would give, neither stored nor audited.
+        _, current = await latest(runtime.redis, table)
+        try:
+            after = apply_command(from_dict(current), data, roster, by=caller.name)
+        except BadControl as exc:
+            return _bad(exc)
+        return web.json_response({"preview": True, "control": message(table, after.to_dict(), current["ts"])})
     async with request.app[LOCKS].setdefault(table, asyncio.Lock()):
         return await _append(runtime, table, data, roster, caller)
 

@@ -1,12 +1,24 @@
-// The on-air table: first paint from the server's snapshot, then the delayed public feed.
+// The on-air table: first paint from the server's snapshot, then the delayed public feed,
+// with the graphics desk's live controls (control feed) applied on top at once.
 // Only released (delayed) data ever reaches this page; hole cards arrive once their hand
 // has ended live. window.tvtable keeps what the page received, for tests and operators.
+// Playout: OBS (starts by itself), CasparCG (play/stop/next/update) and SPX-GC
+// (SPXGCTemplateDefinition, runTemplateUpdate, runAnimationIN/OUT): see playout.js.
 import { cardEl, chips, follow } from "./cards.js";
+import { controlled, renderExtras, withControls } from "./extras.js";
+import { setupPlayout } from "./playout.js";
 
 const stage = document.getElementById("stage");
 const table = stage.dataset.table;
 const HISTORY_LIMIT = 5000;
-window.tvtable = { views: 0, last: null, history: [] };
+const params = new URLSearchParams(location.search);
+window.tvtable = { views: 0, last: null, history: [], control: null };
+
+// A skin folder's stylesheet (?skin=NAME -> /static/skins/NAME.css) overrides the CSS variables.
+const skin = params.get("skin");
+if (skin && /^[a-z0-9-]{1,40}$/.test(skin)) {
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: `/static/skins/${skin}.css` }));
+}
 
 let shown = new Set(); // cards on screen after the last render: only new ones turn over
 let showing = new Set();
@@ -91,13 +103,23 @@ function fitNames() {
   }
 }
 
-function render(view) {
-  if (!view || view.type !== "view") return;
+let received = null; // the latest delayed view, before the desk's overrides
+
+function render(raw) {
+  if (!raw || raw.type !== "view") return;
   const t = window.tvtable;
   t.views += 1;
-  t.last = view;
-  t.history.push({ at: Date.now(), view });
+  t.last = raw;
+  t.history.push({ at: Date.now(), view: raw });
   if (t.history.length > HISTORY_LIMIT) t.history.splice(0, t.history.length - HISTORY_LIMIT);
+  received = raw;
+  paint();
+}
+
+// Draw the latest view with the desk's overrides (hidden cards, names, counted chips).
+function paint() {
+  if (!received) return;
+  const view = withControls(received, window.tvtable.control);
   stage.classList.remove("empty");
   showing = new Set();
 
@@ -127,9 +149,47 @@ function render(view) {
   while (cards.length < 5) cards.push(el("span", "slot"));
   board.replaceChildren(...cards);
   shown = showing;
+  renderExtras(view);
+}
+
+// The operator's delay trim: each view waits trim_ms more before it airs (never less).
+const waiting = [];
+let timer = null;
+function receive(view) {
+  const trim = (window.tvtable.control && window.tvtable.control.trim_ms) || 0;
+  if (!trim && !waiting.length) return render(view);
+  waiting.push({ due: Date.now() + trim, view });
+  drain();
+}
+function drain() {
+  clearTimeout(timer);
+  while (waiting.length && waiting[0].due <= Date.now()) render(waiting.shift().view);
+  if (waiting.length) timer = setTimeout(drain, Math.max(10, waiting[0].due - Date.now()));
+}
+
+const playout = setupPlayout({ params, apply: () => applyControl() });
+
+function applyControl() {
+  controlled(window.tvtable.control, playout.local);
+  paint();
+}
+
+function onControl(control) {
+  if (!control || control.type !== "control") return;
+  const previous = window.tvtable.control;
+  if (previous && previous.rev > control.rev && !params.has("preview")) return; // an old revision
+  window.tvtable.control = control;
+  if (previous && previous.trim_ms > (control.trim_ms || 0)) {
+    for (const w of waiting) w.due = Math.min(w.due, Date.now() + (control.trim_ms || 0));
+  }
+  drain();
+  playout.refreshCheck(control);
+  applyControl();
 }
 
 document.fonts.ready.then(fitNames);
 const first = JSON.parse(document.getElementById("first-view").textContent);
+applyControl();
 if (first) render(first);
-follow("public", table, render, (up) => { document.body.dataset.feed = up ? "up" : "down"; });
+follow("public", table, receive, (up) => { document.body.dataset.feed = up ? "up" : "down"; });
+playout.followControl(table, onControl);
