@@ -9,16 +9,9 @@ import json
 import typing
 from typing import Any
 
-from ..compliance import schemas as compliance
-from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMAND_TYPES
-from ..compliance.events import EVENT_TYPES as COMPLIANCE_EVENT_TYPES
-from ..engine.commands import BETTING_ACTIONS
-from ..engine.commands import COMMAND_TYPES as TABLE_COMMAND_TYPES
-from ..engine.events import EVENT_TYPES as TABLE_EVENT_TYPES
-
-# The hand's commands and events, then the TV-table rules' (rep and TD desks): one journal.
-COMMAND_TYPES = (*TABLE_COMMAND_TYPES, *COMPLIANCE_COMMAND_TYPES)
-EVENT_TYPES = {**TABLE_EVENT_TYPES, **COMPLIANCE_EVENT_TYPES}
+from ..engine.commands import BETTING_ACTIONS, COMMAND_TYPES
+from ..engine.events import EVENT_TYPES
+from . import graphics
 
 CARD = {"type": "string", "pattern": "^([2-9TJQKA][cdhs]|\\?\\?)$", "description": "rank then suit, e.g. As, Td; ?? unknown"}
 KNOWN_CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}
@@ -76,8 +69,6 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                         {"seats": {"type": "array", "items": SEAT, "minItems": 1}, "reason": TEXT}, ["seats", "reason"]),
 }
 
-COMMANDS.update(compliance.COMMANDS)
-
 FEED_MESSAGE = {
     "type": "object",
     "required": ["type", "feed", "table", "seq", "ts", "hand", "hand_complete", "seats", "board"],
@@ -96,12 +87,51 @@ FEED_MESSAGE = {
 }
 
 FEEDS = {
-    "public": "On air, delayed by D. Hole cards only once their hand ended live.",
+    "public": "On air, delayed by D. Hole cards only once their hand ended live. `tournament` carries the extra graphics' "
+              "data from the same cut: entries, players left, chips in play, prize pool, `payouts`, `eliminated` (place, "
+              "prize, eliminated by) and `deals`.",
     "commentary": "The public view plus `history` (the hand's actions), delayed.",
     "live": "Dealer console, rep and TD: live, never a hole card (`??`), with `legal`, `needs_board`, `awaiting_cards`, `rulings` and a per-seat `cards_seen` light.",
     "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
-    "compliance": compliance.FEED,
+    "control": "The graphics desk, live (not delayed), open like `public`: `{type: \"control\", rev, visible: {element: "
+               "bool}, hide_all, hidden_cards, lower_third, slate, trim_ms, refresh, names, chip_counts, chips_hand, by}` "
+               "(`seq` is `rev`). The whole state on connect and on every change. On-air pages send "
+               "`{\"type\": \"hello\", \"id\", \"page\", \"url\"}` on it so the desk lists them.",
 }
+
+ELEMENT = {"enum": list(graphics.ELEMENTS)}
+# Graphics desk commands: type -> (description, properties, required).
+GRAPHICS_COMMANDS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
+    "show": ("Put an element up.", {"element": ELEMENT}, ["element"]),
+    "hide": ("Take an element down.", {"element": ELEMENT}, ["element"]),
+    "hide_all": ("Panic: hide every graphic on every page at once.", {}, []),
+    "restore": ("Undo the panic: the elements chosen before come back.", {}, []),
+    "hide_cards": ("Hide seat N's cards on air.", {"seat": SEAT}, ["seat"]),
+    "show_cards": ("Show seat N's cards again (once released).", {"seat": SEAT}, ["seat"]),
+    "lower_third": ("Put up a lower third: a player's name and bio (`title`/`text` edit them) or free text.",
+                    {"player": TEXT, "title": {"type": "string", "maxLength": graphics.MAX_TITLE},
+                     "text": {"type": "string", "maxLength": graphics.MAX_TEXT}, "show": {"type": "boolean"}}, []),
+    "clear_lower_third": ("Take the lower third down.", {}, []),
+    "slate": ("Put up a slate, or null to take it down.", {"slate": {"enum": [*graphics.SLATES, None]}}, ["slate"]),
+    "trim": ("Extra delay on top of the table's (never less).",
+             {"seconds": {"type": "number", "minimum": 0, "maximum": graphics.MAX_TRIM_S}}, ["seconds"]),
+    "refresh": ("Reload one open page (its id) or `all`.", {"page": TEXT}, []),
+    "display_name": ("Override: the name on air for a player (empty: back to the config's).",
+                     {"player": TEXT, "name": {"type": "string", "maxLength": graphics.MAX_NAME}}, ["player"]),
+    "chip_count": ("Override: chips counted at a break; holds until a later hand airs.",
+                   {"player": TEXT, "chips": {"type": "integer", "minimum": 0}}, ["player", "chips"]),
+    "clear_overrides": ("Drop every display override.", {}, []),
+    "take": ("Apply a previewed batch as one change, all or nothing.",
+             {"commands": {"type": "array", "minItems": 1, "maxItems": graphics.MAX_BATCH, "items": {"type": "object"}}},
+             ["commands"]),
+}
+
+
+def graphics_schema(kind: str) -> dict[str, Any]:
+    """JSON Schema of one graphics desk command."""
+    description, props, required = GRAPHICS_COMMANDS[kind]
+    return {"type": "object", "description": description, "required": ["type", *required],
+            "properties": {"type": {"const": kind}, **props}, "additionalProperties": False}
 
 REFUSAL = {
     "type": "object",
@@ -173,18 +203,26 @@ def render_markdown() -> str:
             "previous hash and the envelope's RFC 8785 canonical JSON.", ""]
     for kind in EVENT_TYPES:
         out += [f"### `{kind}`", "", "```json", json.dumps(event_schema(kind), indent=2), "```", ""]
+    out += ["## Graphics control", "",
+            "`POST /api/v1/tables/{table}/graphics` (role graphics), applied at once on the `control` feed and audited "
+            "with the person; `?preview=1` answers the state it would give without applying it. "
+            "`GET` the same path: the state and the open on-air pages. A malformed command gets HTTP 400 "
+            "`{\"error\": \"bad_control\", \"field\", \"message\"}`. "
+            "`GET /api/v1/tables/{table}/onair.json` and `onair.xml` (open like `public`): the delayed on-air data with "
+            "the controls applied, for vMix, Ross and Viz.", ""]
+    for kind in GRAPHICS_COMMANDS:
+        out += [f"### `{kind}`", "", "```json", json.dumps(graphics_schema(kind), indent=2), "```", ""]
     out += ["## Feeds", "", "WebSocket `/ws/v1/{feed}?table=ID[&after=SEQ]`: a snapshot on connect, then updates; "
             "`after` resumes without a gap.", ""]
     for feed, text in FEEDS.items():
         out.append(f"- `{feed}`: {text}")
-    out += ["", "Every view message:", "", "```json", json.dumps(FEED_MESSAGE, indent=2), "```", "",
-            "The `compliance` view (it has no `hole_cards` anywhere):", "", "```json",
-            json.dumps(compliance.VIEW, indent=2), "```", ""]
+    out += ["", "Every view message:", "", "```json", json.dumps(FEED_MESSAGE, indent=2), "```", ""]
     return "\n".join(out)
 
 
 assert set(COMMANDS) == set(COMMAND_TYPES), "every command type needs its schema here"
 assert set(BETTING_ACTIONS) <= set(COMMANDS)
+assert set(GRAPHICS_COMMANDS) == set(graphics.COMMANDS), "every graphics command needs its schema here"
 
 if __name__ == "__main__":
     print(render_markdown(), end="")
