@@ -162,3 +162,26 @@ def test_the_control_state_is_pure():
     imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)}
     imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not imported & {"asyncio", "aiohttp", "redis", "cv2", "time"}
+
+
+def test_a_lower_third_uses_the_name_on_air():
+    s = run({"type": "display_name", "player": "p-bo", "name": "Bobby Chen"}, {"type": "lower_third", "player": "p-bo"})
+    assert s.lower_third.title == "Bobby Chen"
+
+
+def test_every_graphics_command_has_a_schema_that_its_sample_meets():
+    import jsonschema
+
+    from broadcast.views.protocol import GRAPHICS_COMMANDS, graphics_schema
+
+    samples = {
+        "show": {"element": "deal"}, "hide": {"element": "pot"}, "hide_all": {}, "restore": {}, "hide_cards": {"seat": 4},
+        "show_cards": {"seat": 4}, "lower_third": {"player": "p-ann"}, "clear_lower_third": {}, "slate": {"slate": "break"},
+        "trim": {"seconds": 1.5}, "refresh": {"page": "all"}, "display_name": {"player": "p-bo", "name": "Bobby"},
+        "chip_count": {"player": "p-bo", "chips": 100}, "clear_overrides": {}, "take": {"commands": [{"type": "hide_all"}]},
+    }
+    assert set(samples) == set(GRAPHICS_COMMANDS) == set(g.COMMANDS)
+    for kind, body in samples.items():
+        command = {"type": kind, **body}
+        jsonschema.validate(command, graphics_schema(kind))
+        run(command)  # and the desk accepts it

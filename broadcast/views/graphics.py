@@ -155,15 +155,16 @@ def _player(data: Mapping[str, Any], roster: Roster) -> str:
     return pid
 
 
-def _lower_third(data: Mapping[str, Any], roster: Roster) -> LowerThird:
+def _lower_third(state: ControlState, data: Mapping[str, Any], roster: Roster) -> LowerThird:
     pid = ""
     title = _text(data, "title", MAX_TITLE)
     text = _text(data, "text", MAX_TEXT)
     if data.get("player") not in (None, ""):
         pid = _player(data, roster)
         name, bio = roster.players[pid]
-        # The operator may edit what the bio says; left empty, the config's name and bio go up.
-        title, text = title or name, text or bio
+        # The operator may edit what the bio says; left empty, the name on air (the desk's
+        # override, else the config's) and the config's bio go up.
+        title, text = title or dict(state.names).get(pid, name), text or bio
     if not title:
         raise BadControl("title cannot be empty: pick a player or type the name line", field="title")
     return LowerThird(title, text, pid)
@@ -205,7 +206,7 @@ def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
         return replace(state, hidden_cards=state.hidden_cards - {_seat(data)})
     if kind == "lower_third":
         shown = state.visible | {"lower_third"} if data.get("show", True) else state.visible
-        return replace(state, lower_third=_lower_third(data, roster), visible=shown)
+        return replace(state, lower_third=_lower_third(state, data, roster), visible=shown)
     if kind == "clear_lower_third":
         return replace(state, lower_third=None, visible=state.visible - {"lower_third"})
     if kind == "slate":
