@@ -96,7 +96,9 @@ def test_demo_show_loads_with_one_tv_table_of_six():
 
 def test_example_show_sets_every_key():
     raw = tomllib.loads((CONFIG / "example.toml").read_text())
-    assert set(raw["show"]) == {"name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "short_all_ins"}
+    assert set(raw["show"]) == {"name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "short_all_ins",
+                                "watch_delay"}
+    assert set(raw["redis"]) == {"ca_file", "cert_file", "key_file", "core_user", "overlay_user", "cardcam_user"}
     assert all(set(t) == {"id", "name", "delay", "game", "seats", "tv_rules"} for t in raw["tables"])
     assert set(raw["compliance"]) == {"halt_at", "hidden_camera", "organiser", "approved_operators",
                                       "forbidden_operators", "unauthorised_satellites"}
