@@ -34,3 +34,16 @@ async def shut(runtime: ShowRuntime, runner: web.AppRunner) -> None:
         for task in list(runtime._tasks):
             task.cancel()
     await stopper
+
+
+def two_tables_toml(tv: str = "tv", outer: str = "outer", *, tv_delay: float = 1.0, outer_delay: float = 2.0) -> str:
+    """A show with a TV table and an outer feature table, each with its own delay and players."""
+    from tests.conftest import show_toml
+
+    text = show_toml(tv, delay=tv_delay)
+    block = text[text.index("[[tables]]"):text.index("[[people]]")]
+    second = block.replace(f'id = "{tv}"', f'id = "{outer}"').replace('name = "TV Table"', 'name = "Outer Table"')
+    second = second.replace("[[tables]]\n", f"[[tables]]\ndelay = {outer_delay}\n", 1)
+    for pid in ("p-ann", "p-bo", "p-cy", "p-di"):
+        second = second.replace(f'"{pid}"', f'"{pid}-{outer}"')
+    return text.replace("[[people]]", second + "[[people]]", 1)

@@ -17,6 +17,7 @@ from broadcast.settings import parse_show
 from broadcast.store import keys
 from broadcast.store.acl import acl_file, redacted, service_url
 from tests.conftest import show_toml
+from tests.serving import two_tables_toml
 from tests.showproc import TVTABLE
 from tests.store.acl_server import AclRedis, tls_show_toml
 
@@ -24,11 +25,7 @@ TABLES = ("tv", "outer")
 
 
 def two_table_show():
-    text = show_toml("tv")
-    outer = text[text.index("[[tables]]"):text.index("[[people]]")].replace('id = "tv"', 'id = "outer"')
-    for pid in ("p-ann", "p-bo", "p-cy", "p-di"):
-        outer = outer.replace(f'"{pid}"', f'"{pid}-outer"')
-    return parse_show(text.replace("[[people]]", outer + "[[people]]", 1))
+    return parse_show(two_tables_toml(*TABLES))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,99 @@
+"""Several tables in one show: a TV table and an outer feature table, each with its own
+journal, delay, feeds and pages, all selected with ``?table=ID``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+
+import aiohttp
+import pytest
+
+from broadcast.settings import load_show, parse_show
+from broadcast.show import ShowRuntime
+from broadcast.store import keys
+from broadcast.store.journal import read_all
+from tests.conftest import TOKENS
+from tests.serving import serve, shut, two_tables_toml
+
+DEALER = {"Authorization": f"Bearer {TOKENS['dealer']}"}
+
+
+def test_the_example_show_has_a_tv_table_and_an_outer_table_with_their_own_delays():
+    show = load_show("config/example.toml")
+    assert [(t.id, t.delay, t.tv_rules) for t in show.tables] == [("tv", 45.0, True), ("outer", 20.0, False)]
+    assert show.watch_delay > 0
+
+
+@pytest.fixture
+async def two_tables(tmp_path):
+    tv, outer = "tv" + uuid.uuid4().hex[:6], "outer" + uuid.uuid4().hex[:6]
+    runtime = ShowRuntime(parse_show(two_tables_toml(tv, outer, tv_delay=0.5, outer_delay=2.0)), tmp_path / "var",
+                          environ={})
+    url, runner = await serve(runtime)
+    try:
+        yield url, runtime, tv, outer
+    finally:
+        await shut(runtime, runner)
+
+
+async def next_hand_message(ws, hand: int, timeout: float = 10) -> tuple[float, dict]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = json.loads((await ws.receive(timeout=max(0.1, deadline - time.monotonic()))).data)
+        if msg.get("hand") == hand:
+            return time.time() * 1000, msg
+
+
+async def test_two_tables_keep_their_own_journals_delays_and_feeds(two_tables):
+    url, runtime, tv, outer = two_tables
+    ws_base = url.replace("http", "ws")
+    async with aiohttp.ClientSession() as s:
+        async with s.get(f"{url}/api/v1/tables") as r:
+            listed = {t["id"]: t["delay"] for t in (await r.json())["tables"]}
+        assert listed == {tv: 0.5, outer: 2.0}
+        async with s.ws_connect(f"{ws_base}/ws/v1/public?table={tv}") as tv_ws, \
+                s.ws_connect(f"{ws_base}/ws/v1/public?table={outer}") as outer_ws:
+            # Hand 1 at the TV table only; then hand 1 at the outer table.
+            async with s.post(f"{url}/api/v1/tables/{tv}/commands", json={"type": "start_hand", "button": 1}, headers=DEALER) as r:
+                assert r.status == 200
+            async with s.post(f"{url}/api/v1/tables/{outer}/commands", json={"type": "start_hand", "button": 3},
+                              headers=DEALER) as r:
+                assert r.status == 200
+            tv_at, tv_msg = await next_hand_message(tv_ws, 1)
+            outer_at, outer_msg = await next_hand_message(outer_ws, 1)
+    # Each feed carries its own table, released after its own delay.
+    assert tv_msg["table"] == tv and outer_msg["table"] == outer
+    assert tv_msg["button"] == 1 and outer_msg["button"] == 3
+    assert {s_["player"] for s_ in outer_msg["seats"]} == {f"{p}-{outer}" for p in ("p-ann", "p-bo", "p-cy", "p-di")}
+    assert tv_at >= tv_msg["ts"] + 500 and outer_at >= outer_msg["ts"] + 2000
+    assert outer_at > tv_at  # the outer table's longer delay
+    # Two journals, each stamped with its own delay, each with its own chain from seq 1.
+    tv_journal, outer_journal = await read_all(runtime.redis, tv), await read_all(runtime.redis, outer)
+    assert [r.seq for r in tv_journal] == [1, 2] and [r.seq for r in outer_journal] == [1, 2]
+    assert {r.delay_ms for r in tv_journal} == {500} and {r.delay_ms for r in outer_journal} == {2000}
+    assert tv_journal[0].event["table"] == tv and outer_journal[0].event["table"] == outer
+    assert tv_journal[1].hash != outer_journal[1].hash
+    for table in (tv, outer):  # and each table's streams hold only its own messages
+        for stream in (keys.public(table), keys.commentary(table)):
+            assert {json.loads(f[b"m"])["table"] for _, f in await runtime.redis.xrange(stream)} == {table}
+
+
+async def test_every_page_selects_its_table(two_tables):
+    url, runtime, tv, outer = two_tables
+    await asyncio.sleep(2.2)  # both tables' openings have aired
+    async with aiohttp.ClientSession(cookies={"tvtable_session": TOKENS["dealer"]}) as s:
+        for path in ("/overlay/table", "/watch", "/console"):
+            for table, name in ((tv, "TV Table"), (outer, "Outer Table")):
+                async with s.get(f"{url}{path}?table={table}") as r:
+                    body = await r.text()
+                assert r.status == 200, (path, table, body[:200])
+                assert f'data-table="{table}"' in body, (path, table)
+                assert name in body
+            async with s.get(f"{url}{path}?table=nope") as r:
+                assert r.status == 404 and "no table 'nope'" in await r.text()
+        async with s.get(f"{url}/watch?table={outer}") as r:
+            body = await r.text()
+        assert f'href="/watch?table={tv}"' in body and 'aria-current="page"' in body  # the table picker
