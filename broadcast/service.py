@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -26,7 +27,7 @@ from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
 from .engine.commands import Act, KillHand, PushChips, StartHand, parse_command
 from .engine.errors import BadCommand, Refusal
-from .engine.events import BlindLevel, Event, SeatedPlayer, TableOpened
+from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
 from .engine.table import TableState, apply, rule
 from .store import keys
 from .store.journal import Journal, redis_time_ms
@@ -85,6 +86,7 @@ class TableCore:
         self.listeners: list[Listener] = []
         self._clock_timer: asyncio.Task | None = None
         self._clock_key: tuple[int, int, int] | None = None
+        self._countdowns: set[asyncio.Task] = set()  # refusal-to-show countdowns running
         self._time_anchor = (0, 0.0)  # (Redis TIME in ms, the loop's monotonic seconds then)
 
     async def open(self) -> None:
@@ -102,6 +104,8 @@ class TableCore:
         if not records:
             await self._append([opening_event(self.config, self.levels)], command_id=None)
         self._arm_clock()  # a clock called before a restart still runs out
+        for seat in self.state.refusing:  # so does a refusal-to-show countdown (it ends at once)
+            self._count_down(ShowCountdownStarted(hand=self.state.hand_no, seat=seat), self.ts, self.state.seq)
         log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
 
     async def submit(self, data: Any, *, person: str = "dealer", role: str = "dealer",
@@ -115,6 +119,11 @@ class TableCore:
                 if done is not None:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
             ts = max(await self._server_time(), self.ts)  # never backwards, even if Redis's clock is
+            if isinstance(data, dict) and data.get("type") == "four_card_flop" and data.get("burn") is None \
+                    and data.get("draw") is None:
+                # Rule "Four-Card Flops": one of the four is drawn at random as the burn. The
+                # core has no randomness; the draw comes in with the command and is journalled.
+                data = {**data, "draw": secrets.randbelow(4)}
             if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
                 events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
             else:
@@ -195,6 +204,9 @@ class TableCore:
             self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
         self.ts = ts
         self._arm_clock()
+        for rec, event in zip(records, events):
+            if isinstance(event, ShowCountdownStarted):
+                self._count_down(event, rec.ts + event.seconds * 1000, rec.seq)
         for listener in list(self.listeners):
             listener(self)
         return [r.seq for r in records]
@@ -226,6 +238,23 @@ class TableCore:
             log.info("table %s: called clock not expired: %s", self.table, refusal.reason)
         except (ConnectionError, OSError, aioredis.RedisError) as exc:
             log.warning("table %s: could not run out the called clock: %s", self.table, exc)
+
+    def _count_down(self, event: ShowCountdownStarted, due_ms: int, seq: int) -> None:
+        """Rule "Refusal to Show": after the countdown (Redis TIME), the hand is dead unless the
+        cards were tabled meanwhile (the core then refuses the expiry)."""
+        async def run_out() -> None:
+            try:
+                while (now := await self._server_time()) <= due_ms:
+                    await asyncio.sleep((due_ms - now + 1) / 1000)
+                await self.submit({"type": "show_countdown_over", "seat": event.seat}, person=CLOCK_PERSON, role="system",
+                                  command_id=f"show-countdown-{event.hand}-{event.seat}-{seq}")
+            except Refusal as refusal:
+                log.info("table %s: seat %d tabled in time: %s", self.table, event.seat, refusal.reason)
+            except (ConnectionError, OSError, aioredis.RedisError) as exc:
+                log.warning("table %s: could not end seat %d's countdown: %s", self.table, event.seat, exc)
+
+        self._countdowns.add(asyncio.get_running_loop().create_task(run_out(), name=f"show countdown {self.table}"))
+        self._countdowns = {t for t in self._countdowns if not t.done()}
 
     def awaiting_cards(self) -> tuple[int, ...]:
         """Seats whose tabled cards the dealer must enter (showdown with unknown cards)."""

@@ -156,6 +156,16 @@ class FourCardFlop:
 
 
 @dataclass(frozen=True)
+class RefuseToShow:
+    """Rule "Refusal to Show": the seat at showdown will not table its cards. The floor
+    starts a five-second countdown; ``over`` says the countdown ran out (the adapter's timer
+    or the floor), and the hand is then dead with a penalty for stalling."""
+
+    seat: int
+    over: bool = False
+
+
+@dataclass(frozen=True)
 class HoldForReview:
     """The dealer holds these seats' cards aside for the floor to review."""
 
@@ -164,16 +174,16 @@ class HoldForReview:
 
 
 Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck
-           | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview)
+           | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview | RefuseToShow)
 
 COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
                  "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
-                 "hold_for_review")
+                 "hold_for_review", "refuse_to_show", "show_countdown_over")
 
 # Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
 # director's floor, or both. The secure card room also enters hole cards.
 TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player"})
-DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away"})
+DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away", "refuse_to_show", "show_countdown_over"})
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -252,6 +262,8 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if burn is None and draw is None:
             raise BadCommand("burn is required: the card the floor drew as the burn", field="burn")
         return FourCardFlop(cards=cards, burn=burn, draw=draw)
+    if kind in ("refuse_to_show", "show_countdown_over"):
+        return RefuseToShow(seat=_int(data, "seat", minimum=1), over=kind == "show_countdown_over")  # type: ignore[arg-type]
     if kind == "hold_for_review":
         seats = data.get("seats")
         if (not isinstance(seats, list) or not seats

@@ -315,6 +315,17 @@ class FourCardFlop(Event):
 
 
 @dataclass(frozen=True)
+class ShowCountdownStarted(Event):
+    """Rule "Refusal to Show": the floor tells the seat to table its cards or be folded, and
+    a ``seconds`` countdown starts (the adapter ends it: tabled cards stop it first)."""
+
+    type: ClassVar[str] = "ShowCountdownStarted"
+    hand: int
+    seat: int
+    seconds: int = 5
+
+
+@dataclass(frozen=True)
 class HandHeldForReview(Event):
     """Rule "Showing the Winner" 1: on a concern about collusion the dealer holds the cards
     aside for the floor to review; they stay in the journal for an audited review."""
@@ -331,7 +342,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
         HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
-        FourCardFlop, HandHeldForReview,
+        FourCardFlop, HandHeldForReview, ShowCountdownStarted,
     )
 }
 

@@ -291,7 +291,7 @@ class Hand:
         return {
             self.seats[op.player_index]: self.hole[op.player_index]
             for op in self.pk.operations
-            if isinstance(op, HoleCardsShowingOrMucking) and op.hole_cards
+            if isinstance(op, HoleCardsShowingOrMucking) and op.hole_cards and is_known(self.hole[op.player_index])
         }
 
     def final_stacks(self) -> dict[int, int]:
@@ -362,5 +362,14 @@ def _settle(state: State, hole: tuple[tuple[str, ...], ...]) -> None:
     while state.showdown_index is not None:
         i = state.showdown_index
         if not is_known(hole[i]):
+            if sum(state.statuses) == 1 and state.street is state.streets[-1]:
+                # Rule "Winning hand": the only player left with cards need not show. PokerKit
+                # keeps unknown cards face down only in its cash-game mode.
+                state.mode = Mode.CASH_GAME
+                try:
+                    state.show_or_muck_hole_cards("".join(hole[i]))
+                finally:
+                    state.mode = Mode.TOURNAMENT
+                continue
             return
         state.show_or_muck_hole_cards(True)

@@ -24,6 +24,7 @@ from .commands import (
     MovePlayer,
     Muck,
     PushChips,
+    RefuseToShow,
     RemovePlayer,
     SeatPlayer,
     SetHoleCards,
@@ -66,10 +67,11 @@ from .events import (
     PlayerRemoved,
     PlayerSeated,
     SeatedPlayer,
+    ShowCountdownStarted,
     TableOpened,
 )
 from .hand import Hand
-from .penalties import Ledger, Penalty, check_penalty, hand_dealt, issue
+from .penalties import Ledger, Penalty, check_penalty, hand_dealt, issue, propose
 from .rulings import Situation, rule_on_chips, substantial_action
 
 
@@ -103,6 +105,7 @@ class TableState:
     small_blind_seat: int | None = None
     big_blind_seat: int | None = None
     held: tuple[HandHeldForReview, ...] = ()  # hands whose cards the floor holds for review
+    refusing: frozenset[int] = frozenset()  # seats on a refusal-to-show countdown this hand
 
     @property
     def hole_card_count(self) -> int:
@@ -180,6 +183,8 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
                                 "now only the floor can kill the hand", field="type")
         events = (HandKilled(hand=hand.number, seat=command.seat,
                              reason="not at the seat when the last card reached the button (rule \"At Your Seat\")"),)
+    elif isinstance(command, RefuseToShow):
+        events = _refusal_to_show(state, hand, command)
     elif isinstance(command, FourCardFlop):
         events = _four_card_flop(hand, command)
     elif isinstance(command, Misdeal):
@@ -216,6 +221,9 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[tuple[E
             for event in more:
                 settled = apply(settled, event, seq=settled.seq + 1)
             more += _penalised_out(settled)
+        elif hand.to_show is not None and hand.to_show in after.killed and not hand.all_in_showdown():
+            # A dead hand at showdown is not tabled: it cannot win.
+            more = (ActionTaken(hand=hand.number, seat=hand.to_show, action="muck", amount=hand.bet(hand.to_show)),)
         elif hand.actor is not None and hand.actor in after.killed:
             more = (ActionTaken(hand=hand.number, seat=hand.actor, action="fold", amount=hand.bet(hand.actor)),)
         elif hand.actor is not None and any(p[0] == hand.actor for p in after.pending):
@@ -418,6 +426,33 @@ def _hold(state: TableState, command: HoldForReview) -> HandHeldForReview:
         raise BadCommand(f"seat {_seat_list(strangers)} was not dealt in to hand {hand.number}: "
                          f"dealt in were seats {_seat_list(sorted(hand.seats))}", field="seats")
     return HandHeldForReview(hand=hand.number, seats=command.seats, reason=command.reason)
+
+
+STALLING = "Refusal to Show: stalling the progress of play"
+
+
+def _refusal_to_show(state: TableState, hand: Hand, command: RefuseToShow) -> tuple[Event, ...]:
+    """Rule "Refusal to Show": a five-second countdown, then a dead hand and a penalty."""
+    seat = command.seat
+    if command.over:
+        if seat not in state.refusing:
+            raise IllegalAction(f"seat {seat} is not on a refusal-to-show countdown (the cards were tabled in time, "
+                                "or no countdown was started)", field="seat")
+        player = state.seat(seat).player  # type: ignore[union-attr]
+        kind, count = propose(state.ledger, player, "stalling")
+        return (HandKilled(hand=hand.number, seat=seat, reason="refused to show: the hand is dead (rule \"Refusal to Show\")"),
+                PenaltyIssued(player=player, kind=kind, count=count, reason="refused to table the hand at showdown",
+                              rule=STALLING, issued_by="floor"))
+    if hand.to_show is None:
+        raise IllegalAction("no showdown is under way: a refusal to show is ruled only at showdown", field="type")
+    if hand.all_in_showdown():
+        raise IllegalAction("with a player all-in every hand is turned face up by the dealer (rule \"All-In Showdown\")",
+                            field="type")
+    if seat != hand.to_show:
+        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat")
+    if seat in state.refusing:
+        raise IllegalAction(f"seat {seat}'s countdown is already running", field="seat")
+    return (ShowCountdownStarted(hand=hand.number, seat=seat),)
 
 
 def _four_card_flop(hand: Hand, command: FourCardFlop) -> tuple[Event, ...]:
@@ -629,7 +664,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             heads_up = len(event.seats) == 2
             sb_seat, bb_seat = (event.seats[1], event.seats[0]) if heads_up else (event.seats[0], event.seats[1])
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
-                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(),
+                       ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(), refusing=frozenset(),
                        small_blind_seat=sb_seat, big_blind_seat=bb_seat)
     if isinstance(event, PlayerSeated):
         seated = SeatedPlayer(event.seat, event.player, event.name, event.country, event.stack)
@@ -651,11 +686,14 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return state  # an event for a hand we do not hold cannot change this table
     if isinstance(event, HoleCardsSet):
         secured = state.secured | {event.seat} if event.source == "secure" else state.secured
-        return replace(state, hand=hand.with_hole_cards(event.seat, event.cards), secured=secured)
+        refusing = state.refusing - {event.seat} if UNKNOWN not in event.cards else state.refusing  # tabled in time
+        return replace(state, hand=hand.with_hole_cards(event.seat, event.cards), secured=secured, refusing=refusing)
     if isinstance(event, CardMisread):
         return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):
-        return replace(state, killed=state.killed | {event.seat})
+        return replace(state, killed=state.killed | {event.seat}, refusing=state.refusing - {event.seat})
+    if isinstance(event, ShowCountdownStarted):
+        return replace(state, refusing=state.refusing | {event.seat})
     if isinstance(event, (ChipsRuled, ConditionalStatement)):
         return replace(state, rulings=state.rulings + (event,))
     if isinstance(event, OutOfTurnRecorded):

@@ -64,6 +64,10 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                        "(or `draw`, 0-3, the index of the burn among the four); the other three are the flop.",
                        {"cards": {"type": "array", "items": KNOWN_CARD, "minItems": 4, "maxItems": 4}, "burn": KNOWN_CARD,
                         "draw": {"type": "integer", "minimum": 0, "maximum": 3}}, ["cards"]),
+    "refuse_to_show": ("dealer, td", "Rule \"Refusal to Show\": the seat to show at showdown will not table its cards; a "
+                       "five-second countdown starts (tabled cards stop it). Not at an all-in showdown.", {"seat": SEAT}, ["seat"]),
+    "show_countdown_over": ("dealer, td (sent by TV Table itself after 5 s)", "The refusal-to-show countdown ran out: the hand "
+                            "is dead and the ladder's penalty for stalling is issued.", {"seat": SEAT}, ["seat"]),
     "hold_for_review": ("dealer, td", "Rule \"Showing the Winner\" 1: hold these seats' cards aside for the floor's review "
                         "(this hand or the last one).",
                         {"seats": {"type": "array", "items": SEAT, "minItems": 1}, "reason": TEXT}, ["seats", "reason"]),

@@ -448,3 +448,44 @@ def test_all_in_raising_one_short_all_in_does_not_reopen_under_either_setting(se
     s = run(s, {"type": "start_hand", "button": 5}, {"type": "raise", "seat": 3, "amount": 1000},
             {"type": "allin", "seat": 4}, {"type": "call", "seat": 5}, {"type": "fold", "seat": 1}, {"type": "fold", "seat": 2})
     assert s.hand.actor == 3 and s.hand.raise_range(3) is None
+
+
+# -- Refusal to Show ----------------------------------------------------------------------
+def _river_showdown():
+    """Seat 3 bets the river and seat 1 calls: seat 3, the last aggressor, shows first."""
+    s = run(table((20000, 20000, 20000)), {"type": "start_hand", "button": 3}, {"type": "call", "seat": 3},
+            {"type": "call", "seat": 1}, {"type": "check", "seat": 2}, {"type": "board", "cards": "2c7d9h"},
+            {"type": "check", "seat": 1}, {"type": "check", "seat": 2}, {"type": "check", "seat": 3},
+            {"type": "board", "cards": "Js"}, {"type": "check", "seat": 1}, {"type": "check", "seat": 2},
+            {"type": "check", "seat": 3}, {"type": "board", "cards": "3d"}, {"type": "check", "seat": 1},
+            {"type": "check", "seat": 2}, {"type": "bet", "seat": 3, "amount": 800},
+            {"type": "call", "seat": 1}, {"type": "fold", "seat": 2})
+    assert s.hand.to_show == 3
+    return s
+
+
+def test_refusal_to_show_a_five_second_countdown_then_a_dead_hand_and_a_penalty():
+    s = run(_river_showdown(), {"type": "refuse_to_show", "seat": 3})
+    assert s.refusing == {3} and s.in_hand
+    s = run(s, {"type": "show_countdown_over", "seat": 3})
+    assert not s.in_hand  # seat 3's hand is dead: seat 1 wins without showing
+    ended = s.hand.payouts()
+    assert list(ended[-1]["winners"]) == [1]
+    assert s.hand.shown() == {}  # the last player with cards need not show them (rule "Winning hand")
+    assert s.ledger.penalties[-1].player == "p3" and "stalling" in s.ledger.penalties[-1].rule
+
+
+def test_refusal_to_show_cards_tabled_before_the_countdown_ends_play_on():
+    s = run(_river_showdown(), {"type": "refuse_to_show", "seat": 3},
+            {"type": "hole_cards", "seat": 3, "cards": "AsAd", "source": "dealer"})
+    assert not s.refusing
+    with pytest.raises(IllegalAction, match="tabled in time"):
+        events(s, {"type": "show_countdown_over", "seat": 3})
+
+
+def test_refusal_to_show_is_ruled_only_for_the_seat_to_show_at_showdown():
+    s = _river_showdown()
+    with pytest.raises(NotYourTurn, match="seat 3 shows first"):
+        events(s, {"type": "refuse_to_show", "seat": 1})
+    with pytest.raises(IllegalAction, match="only at showdown"):
+        events(run(table(), {"type": "start_hand", "button": 3}), {"type": "refuse_to_show", "seat": 3})
