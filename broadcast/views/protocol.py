@@ -9,9 +9,17 @@ import json
 import typing
 from typing import Any
 
-from ..engine.commands import BETTING_ACTIONS, COMMAND_TYPES
-from ..engine.events import EVENT_TYPES
+from ..compliance import schemas as compliance
+from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMAND_TYPES
+from ..compliance.events import EVENT_TYPES as COMPLIANCE_EVENT_TYPES
+from ..engine.commands import BETTING_ACTIONS
+from ..engine.commands import COMMAND_TYPES as TABLE_COMMAND_TYPES
+from ..engine.events import EVENT_TYPES as TABLE_EVENT_TYPES
 from . import graphics
+
+# The hand's commands and events, then the TV-table rules' (rep and TD desks): one journal.
+COMMAND_TYPES = (*TABLE_COMMAND_TYPES, *COMPLIANCE_COMMAND_TYPES)
+EVENT_TYPES = {**TABLE_EVENT_TYPES, **COMPLIANCE_EVENT_TYPES}
 
 CARD = {"type": "string", "pattern": "^([2-9TJQKA][cdhs]|\\?\\?)$", "description": "rank then suit, e.g. As, Td; ?? unknown"}
 KNOWN_CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}
@@ -73,6 +81,8 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                         {"seats": {"type": "array", "items": SEAT, "minItems": 1}, "reason": TEXT}, ["seats", "reason"]),
 }
 
+COMMANDS.update(compliance.COMMANDS)
+
 FEED_MESSAGE = {
     "type": "object",
     "required": ["type", "feed", "table", "seq", "ts", "hand", "hand_complete", "seats", "board"],
@@ -97,6 +107,7 @@ FEEDS = {
     "commentary": "The public view plus `history` (the hand's actions), delayed.",
     "live": "Dealer console, rep and TD: live, never a hole card (`??`), with `legal`, `needs_board`, `awaiting_cards`, `rulings` and a per-seat `cards_seen` light.",
     "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
+    "compliance": compliance.FEED,
     "control": "The graphics desk, live (not delayed), open like `public`: `{type: \"control\", rev, visible: {element: "
                "bool}, hide_all, hidden_cards, lower_third, slate, trim_ms, refresh, names, chip_counts, chips_hand, by}` "
                "(`seq` is `rev`). The whole state on connect and on every change. On-air pages send "
@@ -220,7 +231,9 @@ def render_markdown() -> str:
             "`after` resumes without a gap.", ""]
     for feed, text in FEEDS.items():
         out.append(f"- `{feed}`: {text}")
-    out += ["", "Every view message:", "", "```json", json.dumps(FEED_MESSAGE, indent=2), "```", ""]
+    out += ["", "Every view message:", "", "```json", json.dumps(FEED_MESSAGE, indent=2), "```", "",
+            "The `compliance` view (it has no `hole_cards` anywhere):", "", "```json",
+            json.dumps(compliance.VIEW, indent=2), "```", ""]
     return "\n".join(out)
 
 
