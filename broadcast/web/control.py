@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from aiohttp import WSMsgType, web
 
+from ..engine.errors import Refusal
 from ..store import keys
 from ..store.audit import audit
 from ..views.graphics import BadControl, ControlState, Roster, apply_command, describe, from_dict, onair
@@ -93,6 +94,10 @@ async def command(request: web.Request) -> web.Response:
     caller = request.app[GATE].check(request, "graphics_controls")
     table = _table(request).table
     runtime = _runtime(request)
+    if "core" not in getattr(runtime, "services", ("core",)):
+        # An overlay server's Redis user may only read the control stream (and list pages).
+        raise Refusal("graphics commands go to the core's web server; this overlay server only follows them",
+                      field="table")
     try:
         data = json.loads(await request.read())
     except (ValueError, RecursionError):

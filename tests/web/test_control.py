@@ -163,3 +163,28 @@ async def test_polling_endpoints_are_open_delayed_and_never_show_a_live_hole_car
         assert [seat.findtext("name") for seat in root.find("seats")] == ["Ann Lee", "Bo Chen", "Cy Diaz", "Di Ek"]
         assert {c.text for c in root.iter("hole_card")} == {"??"}
         assert [row.findtext("rank") for row in root.find("leaderboard")] == ["1", "2", "3", "4"]
+
+
+async def test_a_graphics_login_lands_on_the_desk_and_only_graphics_may_open_it(show_server):
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:  # unsafe: the host is an IP
+        async with s.post(f"{show_server.url}/login", data={"token": TOKENS["graphics"]}, allow_redirects=False) as r:
+            assert r.status == 303 and r.headers["Location"] == "/graphics"
+        async with s.get(f"{show_server.url}/graphics?table={show_server.table}", allow_redirects=False) as r:
+            assert r.status == 200 and "Hide all" in await r.text()
+    async with aiohttp.ClientSession() as s:
+        async with s.get(f"{show_server.url}/graphics", allow_redirects=False) as r:
+            assert r.status == 302 and r.headers["Location"].startswith("/login")
+        async with s.get(f"{show_server.url}/graphics", headers=DEALER, allow_redirects=False) as r:
+            assert r.status == 403
+
+
+async def test_the_preview_answers_the_next_state_without_applying_it(show_server):
+    async with aiohttp.ClientSession() as s:
+        async with s.post(api(show_server, "graphics") + "?preview=1", json={"type": "slate", "slate": "break"},
+                          headers=GRAPHICS) as r:
+            body = await r.json()
+        assert r.status == 200 and body["control"]["slate"] == "break" and body["control"]["rev"] == 1
+        async with s.get(api(show_server, "graphics"), headers=GRAPHICS) as r:
+            assert (await r.json())["control"]["rev"] == 0
+    entries = [json.loads(f[b"a"]) for _, f in await show_server.runtime.redis.xrange(keys.audit())]
+    assert not [e for e in entries if e["table"] == show_server.table and e["action"].startswith("graphics")]
