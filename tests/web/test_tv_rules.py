@@ -149,3 +149,78 @@ async def test_a_tie_between_the_countdown_and_the_action_goes_to_the_player_at_
         await asyncio.sleep(1.5)  # the timer must not kill the hand afterwards
         assert tv.core.state.hand.in_hand(actor)
         assert "ClockExpired" not in [r.event["type"] for r in await tv.core.journal.load()]
+
+
+CARD_WORD = r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])"
+DEALT = {1: ["Qc", "Qd"], 2: ["As", "Kd"], 3: ["7h", "7s"], 4: ["Jc", "Tc"]}
+GLYPH = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+
+
+def card_forms(card: str) -> list[str]:
+    rank = "10" if card[0] == "T" else card[0]
+    return [card, f"{rank}{GLYPH[card[1]]}", f"{card[0]}{GLYPH[card[1]]}"]
+
+
+async def test_no_compliance_message_page_or_log_line_carries_a_hole_card(tv, caplog):
+    """Real hole cards (the secure room's entry and the camera's reads through the inbox), then the rep
+    and TD work the table: the compliance feed, /rep, /td, the audit CSV and every log line stay card-free."""
+    import asyncio
+    import json
+    import logging
+    import re
+
+    from broadcast.store import keys
+
+    caplog.set_level(logging.DEBUG)
+    async with aiohttp.ClientSession() as s:
+        rep_auth = {"Authorization": f"Bearer {TOKENS['rep']}"}
+        async with s.ws_connect(tv.ws_url("compliance"), headers=rep_auth) as ws:
+            await clear_all(s, tv)
+            await post(s, tv, {"type": "start_hand", "button": 1})
+            for seat in (1, 2):  # the secure card room enters these ...
+                assert (await post(s, tv, {"type": "hole_cards", "seat": seat, "cards": DEALT[seat]}, "secure"))[0] == 200
+            for n, seat in enumerate((3, 4)):  # ... and the camera reads these, through the inbox
+                entry = {"type": "hole_cards", "seat": seat, "cards": DEALT[seat], "id": f"cam-{n}"}
+                await tv.runtime.redis.xadd(keys.inbox(tv.table), {"c": json.dumps(entry), "person": "cam-1"})
+            for seat in (1, 2, 3, 4):
+                shown = {"type": "cards_shown", "seat": seat, "source": "camera", "id": f"shown-{seat}"}
+                await tv.runtime.redis.xadd(keys.inbox(tv.table), {"c": json.dumps(shown), "person": "cam-1"})
+            check = {"type": "camera_check", "seats": [2], "id": "check-1"}
+            await tv.runtime.redis.xadd(keys.inbox(tv.table), {"c": json.dumps(check), "person": "cam-1"})
+            for _ in range(50):
+                hand = tv.core.state.hand
+                if all(c != "??" for cards in hand.hole for c in cards) and tv.core.compliance.camera.checks:
+                    break
+                await asyncio.sleep(0.1)
+            hand = tv.core.state.hand
+            assert [list(hand.hole[hand.index(seat)]) for seat in DEALT] == list(DEALT.values())  # really dealt
+            assert (await post(s, tv, {"type": "acknowledge_alert", "alert": "camera:1"}, "rep"))[0] == 200
+            assert (await post(s, tv, {"type": "device_found", "player": "p-bo", "item": "phone"}, "rep"))[0] == 200
+            assert (await post(s, tv, {"type": "call_clock", "seat": tv.core.state.hand.actor}, "td"))[0] == 200
+            messages = []
+            while True:
+                try:
+                    messages.append((await ws.receive(timeout=1)).data)
+                except asyncio.TimeoutError:
+                    break
+        pages = []
+        for path in ("/rep", "/td"):
+            async with s.get(f"{tv.url}{path}?table={tv.table}", headers={"Authorization": f"Bearer {TOKENS['td']}"}) as r:
+                assert r.status == 200
+                pages.append(await r.text())
+        async with s.get(f"{tv.url}/api/v1/tables/{tv.table}/compliance/audit.csv", headers=rep_auth) as r:
+            audit = await r.text()
+        async with s.get(f"{tv.url}/api/v1/tables/{tv.table}/state?view=compliance", headers=rep_auth) as r:
+            state = await r.text()
+
+    assert len(messages) >= 8 and any('"seat 2: camera check"' in m for m in messages)
+    for text in messages + [audit, state]:  # machine-readable: not even a card-shaped word ...
+        text = text.replace("Td Person", "TD person")  # ... but the test show's TD is called "Td Person"
+        found = [text[max(0, m.start() - 60):m.end() + 20] for m in re.finditer(CARD_WORD, text)]
+        assert not found, found
+    logs = "\n".join(r.getMessage() for r in caplog.records)
+    assert "hole_cards by cam-1" in logs and "AUDIT Secure Person" in logs  # the log recorded the card work
+    for text in pages + [logs]:
+        for card in sum(DEALT.values(), []):
+            for form in card_forms(card):
+                assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", text), (form, text[:200])
