@@ -156,6 +156,14 @@ class FourCardFlop:
 
 
 @dataclass(frozen=True)
+class HiddenChips:
+    """Rule "All-In with Hidden Chips": chips found behind a seat's acknowledged all-in."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
 class RefuseToShow:
     """Rule "Refusal to Show": the seat at showdown will not table its cards. The floor
     starts a five-second countdown; ``over`` says the countdown ran out (the adapter's timer
@@ -174,16 +182,18 @@ class HoldForReview:
 
 
 Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck
-           | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview | RefuseToShow)
+           | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview | RefuseToShow
+           | HiddenChips)
 
 COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
                  "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
-                 "hold_for_review", "refuse_to_show", "show_countdown_over")
+                 "hold_for_review", "refuse_to_show", "show_countdown_over", "hidden_chips")
 
 # Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
 # director's floor, or both. The secure card room also enters hole cards.
 TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player"})
-DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away", "refuse_to_show", "show_countdown_over"})
+DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away", "refuse_to_show", "show_countdown_over",
+                           "hidden_chips"})
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -262,6 +272,8 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if burn is None and draw is None:
             raise BadCommand("burn is required: the card the floor drew as the burn", field="burn")
         return FourCardFlop(cards=cards, burn=burn, draw=draw)
+    if kind == "hidden_chips":
+        return HiddenChips(seat=_int(data, "seat", minimum=1), amount=_int(data, "amount", minimum=1))  # type: ignore[arg-type]
     if kind in ("refuse_to_show", "show_countdown_over"):
         return RefuseToShow(seat=_int(data, "seat", minimum=1), over=kind == "show_countdown_over")  # type: ignore[arg-type]
     if kind == "hold_for_review":

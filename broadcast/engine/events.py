@@ -315,6 +315,17 @@ class FourCardFlop(Event):
 
 
 @dataclass(frozen=True)
+class HiddenChipsFound(Event):
+    """Rule "All-In with Hidden Chips": the chips are committed with the all-in (the winner
+    takes them if the all-in player loses), but the player is not paid on them."""
+
+    type: ClassVar[str] = "HiddenChipsFound"
+    hand: int
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
 class ShowCountdownStarted(Event):
     """Rule "Refusal to Show": the floor tells the seat to table its cards or be folded, and
     a ``seconds`` countdown starts (the adapter ends it: tabled cards stop it first)."""
@@ -342,7 +353,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
         HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
-        FourCardFlop, HandHeldForReview, ShowCountdownStarted,
+        FourCardFlop, HandHeldForReview, ShowCountdownStarted, HiddenChipsFound,
     )
 }
 
@@ -364,7 +375,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         elif cls is HandEnded and f.name == "shown":
             value = {int(k): tuple(v) for k, v in value.items()}
         elif cls is HandEnded and f.name == "pots":
-            value = tuple({"amount": p["amount"], "winners": {int(k): v for k, v in p["winners"].items()}} for p in value)
+            value = tuple({**p, "winners": {int(k): v for k, v in p["winners"].items()}} for p in value)
         elif isinstance(value, list):
             value = tuple(value)
         kwargs[f.name] = value

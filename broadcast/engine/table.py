@@ -17,6 +17,7 @@ from .commands import (
     Conditional,
     DealBoard,
     FourCardFlop,
+    HiddenChips,
     HoldForReview,
     IssuePenalty,
     KillHand,
@@ -55,6 +56,7 @@ from .events import (
     HandEnded,
     HandHeldForReview,
     HandKilled,
+    HiddenChipsFound,
     HandStarted,
     HoleCardsSet,
     LevelChanged,
@@ -106,6 +108,7 @@ class TableState:
     big_blind_seat: int | None = None
     held: tuple[HandHeldForReview, ...] = ()  # hands whose cards the floor holds for review
     refusing: frozenset[int] = frozenset()  # seats on a refusal-to-show countdown this hand
+    hidden: tuple[HiddenChipsFound, ...] = ()  # chips found behind all-ins this hand
 
     @property
     def hole_card_count(self) -> int:
@@ -183,6 +186,12 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
                                 "now only the floor can kill the hand", field="type")
         events = (HandKilled(hand=hand.number, seat=command.seat,
                              reason="not at the seat when the last card reached the button (rule \"At Your Seat\")"),)
+    elif isinstance(command, HiddenChips):
+        if command.seat not in hand.seats or not hand.in_hand(command.seat) or hand.stack(command.seat):
+            all_in = [n for n in hand.seats if hand.in_hand(n) and not hand.stack(n)]
+            raise IllegalAction(f"hidden chips count only behind an acknowledged all-in; all-in now: "
+                                f"{('seat ' + _seat_list(all_in)) if all_in else 'nobody'}", field="seat")
+        events = (HiddenChipsFound(hand=hand.number, seat=command.seat, amount=command.amount),)
     elif isinstance(command, RefuseToShow):
         events = _refusal_to_show(state, hand, command)
     elif isinstance(command, FourCardFlop):
@@ -215,7 +224,7 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[tuple[E
     while after.hand is not None and not after.hand.ended:
         hand = after.hand
         if hand.over:
-            ended = _hand_ended(hand)
+            ended = _hand_ended(hand, after.hidden)
             more: tuple[Event, ...] = (ended, *_eliminations(after, ended))
             settled = after
             for event in more:
@@ -629,8 +638,24 @@ def _chips(hand: Hand, command: PushChips) -> tuple[Event, ...]:
     return (ruled, taken)
 
 
-def _hand_ended(hand: Hand) -> HandEnded:
-    return HandEnded(hand=hand.number, pots=hand.payouts(), stacks=hand.final_stacks(), shown=hand.shown())
+def _hand_ended(hand: Hand, hidden: tuple[HiddenChipsFound, ...] = ()) -> HandEnded:
+    pots, stacks = list(hand.payouts()), hand.final_stacks()
+    for found in hidden:
+        # "All-In with Hidden Chips": committed, but never paid on. A player who won any
+        # share keeps them; one who lost everything loses them to the main pot's winners.
+        if stacks[found.seat]:
+            stacks[found.seat] += found.amount
+            continue
+        main = pots[0]["winners"] if pots else {}
+        total = sum(main.values()) or 1
+        shares = {seat: found.amount * won // total for seat, won in main.items()}
+        odd = found.amount - sum(shares.values())
+        for seat in sorted(shares, key=lambda n: hand.seats.index(n))[:odd]:  # odd chips left of the button first
+            shares[seat] += 1
+        for seat, share in shares.items():
+            stacks[seat] += share
+        pots.append({"amount": found.amount, "winners": shares, "hidden_chips_of": found.seat})
+    return HandEnded(hand=hand.number, pots=tuple(pots), stacks=stacks, shown=hand.shown())
 
 
 # -- apply --------------------------------------------------------------------------------
@@ -665,6 +690,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             sb_seat, bb_seat = (event.seats[1], event.seats[0]) if heads_up else (event.seats[0], event.seats[1])
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
                        ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(), refusing=frozenset(),
+                       hidden=(),
                        small_blind_seat=sb_seat, big_blind_seat=bb_seat)
     if isinstance(event, PlayerSeated):
         seated = SeatedPlayer(event.seat, event.player, event.name, event.country, event.stack)
@@ -692,6 +718,8 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):
         return replace(state, killed=state.killed | {event.seat}, refusing=state.refusing - {event.seat})
+    if isinstance(event, HiddenChipsFound):
+        return replace(state, hidden=state.hidden + (event,))
     if isinstance(event, ShowCountdownStarted):
         return replace(state, refusing=state.refusing | {event.seat})
     if isinstance(event, (ChipsRuled, ConditionalStatement)):

@@ -72,6 +72,9 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                        "(or `draw`, 0-3, the index of the burn among the four); the other three are the flop.",
                        {"cards": {"type": "array", "items": KNOWN_CARD, "minItems": 4, "maxItems": 4}, "burn": KNOWN_CARD,
                         "draw": {"type": "integer", "minimum": 0, "maximum": 3}}, ["cards"]),
+    "hidden_chips": ("dealer, td", "Rule \"All-In with Hidden Chips\": chips found behind a seat's acknowledged all-in. They "
+                     "are committed (the main pot's winners take them if the seat loses), but the seat is not paid on them.",
+                     {"seat": SEAT, "amount": CHIPS}, ["seat", "amount"]),
     "refuse_to_show": ("dealer, td", "Rule \"Refusal to Show\": the seat to show at showdown will not table its cards; a "
                        "five-second countdown starts (tabled cards stop it). Not at an all-in showdown.", {"seat": SEAT}, ["seat"]),
     "show_countdown_over": ("dealer, td (sent by TV Table itself after 5 s)", "The refusal-to-show countdown ran out: the hand "

@@ -234,6 +234,7 @@ function describe(body) {
     case "hole_cards": return `Seat ${body.seat} tabled cards`;
     case "chips": return `${who}pushed ${body.chips.map(chips).join(" + ")}${body.declared ? ` (“${body.declared}”)` : ""}`;
     case "misdeal": return "Misdeal";
+    case "hidden_chips": return `Seat ${body.seat} hidden chips ${chips(body.amount || 0)}`;
     case "refuse_to_show": return `Seat ${body.seat} refuses to show: 5-second countdown`;
     case "away": return `Seat ${body.seat} away at the deal`;
     case "four_card_flop": return `Four-card flop ${body.cards.join(" ")}`;
@@ -290,6 +291,11 @@ function build(cmd) {
   }
   if (cmd === "undo" && $("reason").value.trim()) body.reason = $("reason").value.trim();
   if (cmd === "misdeal") body.reason = $("reason").value.trim();
+  if (cmd === "hidden_chips") {
+    const seat = currentSeat(view);
+    if (seat !== null) body.seat = seat;
+    body.amount = amountFrom($("hidden-amount").value);
+  }
   if (cmd === "refuse_to_show") body.seat = Number($("show-seat").value);
   if (cmd === "away") {
     const seat = currentSeat(view);

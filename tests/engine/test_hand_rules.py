@@ -489,3 +489,34 @@ def test_refusal_to_show_is_ruled_only_for_the_seat_to_show_at_showdown():
         events(s, {"type": "refuse_to_show", "seat": 1})
     with pytest.raises(IllegalAction, match="only at showdown"):
         events(run(table(), {"type": "start_hand", "button": 3}), {"type": "refuse_to_show", "seat": 3})
+
+
+# -- All-In with Hidden Chips -------------------------------------------------------------
+def _hidden_chips_all_in(winner_cards):
+    """Seat 1 (5,000 behind, as counted) moves all-in and seat 2 calls; 3,000 more chips
+    are then found behind seat 1's stack."""
+    s = run(table((5000, 20000, 20000)), {"type": "start_hand", "button": 3}, {"type": "fold", "seat": 3},
+            {"type": "allin", "seat": 1}, {"type": "call", "seat": 2}, {"type": "hidden_chips", "seat": 1, "amount": 3000})
+    return run(s, {"type": "hole_cards", "seat": 1, "cards": winner_cards[0], "source": "dealer"},
+               {"type": "hole_cards", "seat": 2, "cards": winner_cards[1], "source": "dealer"},
+               {"type": "board", "cards": "2c7d9h"}, {"type": "board", "cards": "Js"}, {"type": "board", "cards": "3d"})
+
+
+def test_all_in_with_hidden_chips_the_winner_takes_them_when_the_all_in_player_loses():
+    # "An acknowledged all-in wager commits a player's entire stack to the hand, including any hidden chips."
+    s = _hidden_chips_all_in(("4c5c", "AsAd"))
+    assert s.seat(1).stack == 0 and s.seat(2).stack == 20000 + 5000 + 3000  # its own ante comes back in the pot
+    assert s.hand.number == s.eliminated[-1].hand and s.eliminated[-1].player == "p1"
+
+
+def test_all_in_with_hidden_chips_the_all_in_player_is_not_paid_on_them():
+    # "However, the all-in player is not allowed to benefit from the hidden chips."
+    s = _hidden_chips_all_in(("AsAd", "4c5c"))
+    assert s.seat(1).stack == 5000 * 2 + 400 + 3000  # won only what 5,000 could win, and kept the hidden chips
+    assert s.seat(2).stack == 20000 - 5000 - 400
+
+
+def test_hidden_chips_count_only_behind_an_all_in():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    with pytest.raises(IllegalAction, match="behind an acknowledged all-in; all-in now: nobody"):
+        events(s, {"type": "hidden_chips", "seat": 1, "amount": 500})
