@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from ..equity import EquityInputError, equity, outs
 
+from ..compliance.clock import read_called_clock, read_level_clock
 from ..engine.cards import UNKNOWN
 from ..engine.events import ActionTaken, BoardDealt, ChipsRuled, ConditionalStatement
 from ..engine.table import TableState
@@ -182,7 +183,7 @@ def _equities(state: TableState, hole: Mapping[int, tuple[str, ...]] | None, *, 
     return out
 
 
-def _tournament(state: TableState, rules: Any) -> dict[str, Any]:
+def _tournament(state: TableState, rules: Any, ts: int) -> dict[str, Any]:
     """The extra graphics' data (leaderboard, payouts, eliminations, deals), as released.
 
     ``rules`` is the compliance state at the same cut of the journal (field data and
@@ -211,6 +212,11 @@ def _tournament(state: TableState, rules: Any) -> dict[str, Any]:
         "deals": [{"text": d.text, "payouts": [{"player": p, "name": names.get(p, p), "amount": a} for p, a in d.payouts]}
                   for d in deals],
         "hand_for_hand": bool(clock and clock.hand_for_hand),
+        # The clocks as they read at this view's time: a page runs them on from there, on the
+        # server's time minus the delay (never the PC's own clock).
+        "clock": read_level_clock(clock, tuple(lv.minutes for lv in state.levels), ts).to_dict() if clock else None,
+        "called_clock": (read_called_clock(rules.called_clock, ts).to_dict()
+                         if getattr(rules, "called_clock", None) is not None else None),
     }
 
 
@@ -225,7 +231,7 @@ def public_view(
     view["seats"] = _seats(state, hole, lights=False)
     view["results"] = _results(state, hole is not None)
     view["equity"] = _equities(state, hole, true_outs=feed == "commentary")
-    view["tournament"] = _tournament(state, rules)
+    view["tournament"] = _tournament(state, rules, ts)
     return view
 
 
