@@ -224,3 +224,27 @@ async def test_no_compliance_message_page_or_log_line_carries_a_hole_card(tv, ca
         for card in sum(DEALT.values(), []):
             for form in card_forms(card):
                 assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", text), (form, text[:200])
+
+
+async def test_a_clock_called_before_a_restart_still_runs_out(tv):
+    """The timer is rebuilt from the journal: a core restarted mid-clock kills the hand on time."""
+    import asyncio
+
+    from broadcast.service import TableCore
+    from broadcast.store.chain import load_or_create_key
+
+    async with aiohttp.ClientSession() as s:
+        actor = await deal_with_clock(s, tv)
+    old = tv.core
+    old._clock_timer.cancel()  # the old process is gone; a new one opens the same journal
+    core = TableCore(old.redis, old.config, old.levels, load_or_create_key(tv.data_dir), delay_s=old.delay_ms / 1000,
+                     compliance_config=old.rules)
+    await core.open()
+    assert core.compliance.called_clock is not None and core._clock_timer is not None
+    for _ in range(60):
+        await asyncio.sleep(0.1)
+        if not core.state.hand.in_hand(actor):
+            break
+    assert not core.state.hand.in_hand(actor)
+    kinds = [r.event["type"] for r in await core.journal.load()]
+    assert kinds[kinds.index("ClockExpired") + 1] == "HandKilled"
