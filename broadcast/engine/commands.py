@@ -138,6 +138,32 @@ class RemovePlayer:
 
 
 @dataclass(frozen=True)
+class ChipCount:
+    """Between hands (at a break), the floor's count of a player's chips replaces the
+    recorded stack: a correcting event, audited with its reason."""
+
+    player: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class DisplayName:
+    """The name shown for a player (on air and on every screen); the stable id stays."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class DrawButton:
+    """Rule "Button": a draw for the button (restart, redraw, final table); the blinds then
+    follow from this seat as on a first hand."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Away:
     """Rule "At Your Seat": the seat was not within reach of the chair when the last card
     reached the button, so its hand is dead."""
@@ -183,15 +209,19 @@ class HoldForReview:
 
 Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck
            | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview | RefuseToShow
-           | HiddenChips)
+           | HiddenChips | ChipCount | DisplayName | DrawButton)
 
 COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
                  "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
-                 "hold_for_review", "refuse_to_show", "show_countdown_over", "hidden_chips")
+                 "hold_for_review", "refuse_to_show", "show_countdown_over", "hidden_chips",
+                 "chip_count", "display_name", "draw_button")
 
 # Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
 # director's floor, or both. The secure card room also enters hole cards.
-TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player"})
+TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player", "chip_count",
+                     "display_name", "draw_button"})
+# The graphics operator's manual overrides (audited correcting events, as the TD's are).
+GRAPHICS_OVERRIDES = frozenset({"chip_count", "display_name"})
 DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away", "refuse_to_show", "show_countdown_over",
                            "hidden_chips"})
 
@@ -272,6 +302,18 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         if burn is None and draw is None:
             raise BadCommand("burn is required: the card the floor drew as the burn", field="burn")
         return FourCardFlop(cards=cards, burn=burn, draw=draw)
+    if kind == "chip_count":
+        return ChipCount(player=_text(data, "player", "is the player's stable id", limit=64),
+                         stack=_int(data, "stack", minimum=0),  # type: ignore[arg-type]
+                         reason=_text(data, "reason", "must say why, e.g. 'chip count at the break'"))
+    if kind == "display_name":
+        return DisplayName(player=_text(data, "player", "is the player's stable id", limit=64),
+                           name=_text(data, "name", "is the name to show", limit=64))
+    if kind == "draw_button":
+        seat = _int(data, "seat", minimum=1)
+        if seat > 10:  # type: ignore[operator]
+            raise BadCommand("seat must be between 1 and 10", field="seat")
+        return DrawButton(seat=seat)  # type: ignore[arg-type]
     if kind == "hidden_chips":
         return HiddenChips(seat=_int(data, "seat", minimum=1), amount=_int(data, "amount", minimum=1))  # type: ignore[arg-type]
     if kind in ("refuse_to_show", "show_countdown_over"):

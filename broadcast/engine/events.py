@@ -304,6 +304,36 @@ class PlayerRemoved(Event):
 
 
 @dataclass(frozen=True)
+class ChipCountCorrected(Event):
+    """A player's recorded stack replaced by the floor's count (between hands)."""
+
+    type: ClassVar[str] = "ChipCountCorrected"
+    seat: int
+    player: str
+    before: int
+    after: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class DisplayNameChanged(Event):
+    """The name shown for a player changed (the stable id did not)."""
+
+    type: ClassVar[str] = "DisplayNameChanged"
+    player: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class ButtonDrawn(Event):
+    """A draw for the button: the next hand is dealt as a first hand from this seat."""
+
+    type: ClassVar[str] = "ButtonDrawn"
+    seat: int
+
+
+@dataclass(frozen=True)
 class FourCardFlop(Event):
     """Rule "Four-Card Flops": the floor draws one of the four as the burn; the other three
     are the flop (dealt by the ``BoardDealt`` that follows)."""
@@ -354,6 +384,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
         HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
         FourCardFlop, HandHeldForReview, ShowCountdownStarted, HiddenChipsFound,
+        ChipCountCorrected, DisplayNameChanged, ButtonDrawn,
     )
 }
 

@@ -13,6 +13,9 @@ from .cards import HOLE_CARD_COUNT, UNKNOWN
 from .commands import (
     Act,
     Away,
+    ChipCount,
+    DisplayName,
+    DrawButton,
     Command,
     Conditional,
     DealBoard,
@@ -48,9 +51,12 @@ from .events import (
     ActionUndone,
     BlindLevel,
     BoardDealt,
+    ButtonDrawn,
     CardMisread,
+    ChipCountCorrected,
     ChipsRuled,
     ConditionalStatement,
+    DisplayNameChanged,
     Event,
     FourCardFlop as FourCardFlopEvent,
     HandEnded,
@@ -109,6 +115,7 @@ class TableState:
     held: tuple[HandHeldForReview, ...] = ()  # hands whose cards the floor holds for review
     refusing: frozenset[int] = frozenset()  # seats on a refusal-to-show countdown this hand
     hidden: tuple[HiddenChipsFound, ...] = ()  # chips found behind all-ins this hand
+    drawn_button: int | None = None  # a draw for the button since the last hand
 
     @property
     def hole_card_count(self) -> int:
@@ -153,7 +160,7 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         if not 1 <= command.level <= len(state.levels):
             raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
         return (LevelChanged(level=command.level),)
-    if isinstance(command, (SeatPlayer, MovePlayer, RemovePlayer)):
+    if isinstance(command, (SeatPlayer, MovePlayer, RemovePlayer, ChipCount, DisplayName, DrawButton)):
         return _seating(state, command)
     if isinstance(command, HoldForReview):
         return (_hold(state, command),)
@@ -338,7 +345,8 @@ def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
     else:
         if command.button is not None and command.button not in live:
             raise BadCommand(f"button must be an occupied seat: {_seat_list(live)}", field="button")
-        button, sb_seat, bb_seat, dealt = positions(live, state.small_blind_seat, state.big_blind_seat, command.button)
+        drawn = command.button if command.button is not None else state.drawn_button
+        button, sb_seat, bb_seat, dealt = positions(live, state.small_blind_seat, state.big_blind_seat, drawn)
         if len(dealt) < 2:
             raise IllegalAction("a hand needs at least two players dealt in", field="seats")
         level_no, sb, bb, ante = state.level, state.blinds.small_blind, state.blinds.big_blind, state.blinds.ante
@@ -392,13 +400,17 @@ def positions(live: list[int], last_sb: int | None, last_bb: int | None,
     return button, sb_seat, bb_seat, dealt
 
 
-def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer) -> tuple[Event, ...]:
-    """Seat, move or remove a player: only between hands (rule "Tournament Seating")."""
+def _seating(state: TableState, command: Command) -> tuple[Event, ...]:
+    """Seat, move or remove a player, count chips, rename, draw for the button: only between
+    hands (rule "Tournament Seating"), so no hand ever changes under the dealer's feet."""
     if state.in_hand:
-        raise HandInProgress(f"players are seated, moved or removed between hands: hand {state.hand_no} is in progress",
-                             field="type")
+        raise HandInProgress(f"this is done between hands: hand {state.hand_no} is in progress", field="type")
     playing = {s.player: s for s in state.seats if s.stack > 0}
     taken = {s.seat: s for s in state.seats if s.stack > 0}
+    if isinstance(command, DrawButton):
+        if command.seat not in taken:
+            raise BadCommand(f"the button is drawn to an occupied seat: {_seat_list(sorted(taken))}", field="seat")
+        return (ButtonDrawn(seat=command.seat),)
     if isinstance(command, SeatPlayer):
         if command.player in playing:
             raise BadCommand(f"{command.player} is already at seat {playing[command.player].seat}", field="player")
@@ -410,6 +422,11 @@ def _seating(state: TableState, command: SeatPlayer | MovePlayer | RemovePlayer)
     who = playing.get(command.player)
     if who is None:
         raise BadCommand(f"no player {command.player!r} with chips at table {state.table}", field="player")
+    if isinstance(command, ChipCount):
+        return (ChipCountCorrected(seat=who.seat, player=who.player, before=who.stack, after=command.stack,
+                                   reason=command.reason),)
+    if isinstance(command, DisplayName):
+        return (DisplayNameChanged(player=who.player, before=who.name, after=command.name),)
     if isinstance(command, MovePlayer):
         if command.seat in taken:
             what = "already their seat" if command.seat == who.seat else f"taken by {taken[command.seat].name}"
@@ -691,7 +708,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
                        ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(), refusing=frozenset(),
                        hidden=(),
-                       small_blind_seat=sb_seat, big_blind_seat=bb_seat)
+                       small_blind_seat=sb_seat, big_blind_seat=bb_seat, drawn_button=None)
     if isinstance(event, PlayerSeated):
         seated = SeatedPlayer(event.seat, event.player, event.name, event.country, event.stack)
         seats = tuple(sorted((*(s for s in state.seats if s.seat != event.seat), seated), key=lambda s: s.seat))
@@ -705,6 +722,14 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         # chips leave play is counted out by the PlayerEliminated that follows.
         return replace(state, seats=tuple(s for s in state.seats if s.seat != event.seat),
                        players_left=state.players_left - (1 if event.stack else 0))
+    if isinstance(event, ChipCountCorrected):
+        seats = tuple(replace(s, stack=event.after) if s.player == event.player else s for s in state.seats)
+        return replace(state, seats=seats)
+    if isinstance(event, DisplayNameChanged):
+        return replace(state, seats=tuple(replace(s, name=event.after) if s.player == event.player else s
+                                          for s in state.seats))
+    if isinstance(event, ButtonDrawn):
+        return replace(state, button=None, drawn_button=event.seat, small_blind_seat=None, big_blind_seat=None)
     if isinstance(event, HandHeldForReview):
         return replace(state, held=state.held + (event,))
     hand = state.hand

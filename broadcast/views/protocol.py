@@ -72,6 +72,13 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                        "(or `draw`, 0-3, the index of the burn among the four); the other three are the flop.",
                        {"cards": {"type": "array", "items": KNOWN_CARD, "minItems": 4, "maxItems": 4}, "burn": KNOWN_CARD,
                         "draw": {"type": "integer", "minimum": 0, "maximum": 3}}, ["cards"]),
+    "chip_count": ("td, graphics", "Between hands, the floor's chip count replaces a player's recorded stack (a correcting "
+                   "event with its reason; e.g. counts at a break).",
+                   {"player": TEXT, "stack": {"type": "integer", "minimum": 0}, "reason": TEXT}, ["player", "stack", "reason"]),
+    "display_name": ("td, graphics", "Between hands, the name shown for a player (the stable id stays).",
+                     {"player": TEXT, "name": TEXT}, ["player", "name"]),
+    "draw_button": ("td", "Rule \"Button\": a draw for the button (restart, redraw, final table); the next hand is dealt "
+                    "as a first hand from this seat.", {"seat": SEAT}, ["seat"]),
     "hidden_chips": ("dealer, td", "Rule \"All-In with Hidden Chips\": chips found behind a seat's acknowledged all-in. They "
                      "are committed (the main pot's winners take them if the seat loses), but the seat is not paid on them.",
                      {"seat": SEAT, "amount": CHIPS}, ["seat", "amount"]),

@@ -17,7 +17,7 @@ from aiohttp import WSMsgType, web
 from redis import exceptions as redis_errors
 
 from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_COMMANDS
-from ..engine.commands import DEALER_AND_TD, TD_ONLY
+from ..engine.commands import DEALER_AND_TD, GRAPHICS_OVERRIDES, TD_ONLY
 from ..engine.errors import Refusal
 from ..store.audit import audit
 from .auth import COOKIE, FEED_ROWS, Denied, Gate
@@ -129,6 +129,8 @@ def command_rows(kind: object) -> tuple[str, ...]:
         rows.append("td_commands")
     if kind in SECURE_COMMANDS:
         rows.append("secure")
+    if kind in GRAPHICS_OVERRIDES:
+        rows.append("graphics_controls")
     return tuple(rows)
 
 

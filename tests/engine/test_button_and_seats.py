@@ -204,3 +204,31 @@ def test_holding_cards_for_review_records_the_hand_and_the_seats_until_the_next_
     assert s.held[-1].hand == 1 and s.hand.hole[s.hand.index(1)] == ("Ah", "Ad")  # the cards stay in the record
     with pytest.raises(BadCommand, match="seat 7 was not dealt in"):
         events(s, {"type": "hold_for_review", "seats": [7], "reason": "x"})
+
+
+# -- Button draw, chip counts and names between hands ---------------------------------------
+def test_a_draw_for_the_button_deals_the_next_hand_as_a_first_hand_from_that_seat():
+    # "A draw for the button will be held ... for restarts, redraws and at the Final Table."
+    s = run(table((20000,) * 4), {"type": "start_hand", "button": 1})
+    s = run(fold_around(s), {"type": "draw_button", "seat": 3}, {"type": "start_hand"})
+    assert blinds(s) == (3, 4, 1)
+    s = run(fold_around(s), {"type": "start_hand"})
+    assert blinds(s) == (4, 1, 2)  # and moves on from there
+    with pytest.raises(BadCommand, match="occupied seat: 1, 2, 3, 4"):
+        events(fold_around(s), {"type": "draw_button", "seat": 7})
+
+
+def test_a_chip_count_at_the_break_replaces_the_recorded_stack_as_a_correcting_event():
+    s = table((20000, 20000, 20000))
+    (corrected,) = events(s, {"type": "chip_count", "player": "p2", "stack": 18750, "reason": "count at the break"})
+    assert (corrected.before, corrected.after) == (20000, 18750)
+    s = run(s, {"type": "chip_count", "player": "p2", "stack": 18750, "reason": "count at the break"})
+    assert s.seat(2).stack == 18750
+    s = run(s, {"type": "start_hand", "button": 1})
+    with pytest.raises(HandInProgress, match="between hands"):
+        events(s, {"type": "chip_count", "player": "p2", "stack": 1, "reason": "x"})
+
+
+def test_a_display_name_changes_the_name_on_air_but_not_the_stable_id():
+    s = run(table(), {"type": "display_name", "player": "p1", "name": "Ann \u201cThe Hammer\u201d Lee"})
+    assert s.seat(1).name == "Ann \u201cThe Hammer\u201d Lee" and s.seat(1).player == "p1"

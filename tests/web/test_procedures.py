@@ -79,3 +79,19 @@ async def test_the_td_seats_a_late_entry_between_hands_and_the_dealer_cannot(tab
     assert table.core.state.seat(6).name == "Lu Late"
     live = table.core.view("live")
     assert any(x["seat"] == 6 and x["name"] == "Lu Late" for x in live["seats"])
+
+
+async def test_the_graphics_operator_and_the_td_correct_chip_counts_and_names_the_dealer_cannot(table):
+    count = {"type": "chip_count", "player": "p-bo", "stack": 28750, "reason": "chip count at the break"}
+    async with aiohttp.ClientSession() as s:
+        assert (await post(s, table, count, role="dealer"))[0] == 403
+        status, body = await post(s, table, count, role="graphics")
+        assert status == 200, body
+        status, body = await post(s, table, {"type": "display_name", "player": "p-bo", "name": "Bo \u201cBig Stack\u201d Chen"},
+                                  role="td")
+        assert status == 200, body
+    bo = next(x for x in table.core.state.seats if x.player == "p-bo")
+    assert (bo.stack, bo.name) == (28750, "Bo \u201cBig Stack\u201d Chen")
+    records = await table.core.journal.load()
+    corrected = next(r for r in records if r.event["type"] == "ChipCountCorrected")
+    assert corrected.event["before"] == 30000 and corrected.event["reason"] == "chip count at the break"
