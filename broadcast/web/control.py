@@ -200,6 +200,19 @@ async def onair_xml(request: web.Request) -> web.Response:
     return web.Response(text=body, content_type="application/xml", headers={"Cache-Control": "no-store"})
 
 
+async def server_clock(request: web.Request) -> web.Response:
+    """The Redis server's time and the table's delay: on-air clocks run on these, never on
+    the PC's own clock (open like the public feed: no card, no live data)."""
+    from .app import GATE, _table
+
+    request.app[GATE].check(request, "public")
+    table = _table(request).table
+    runtime = _runtime(request)
+    now = await runtime.redis.time()
+    return web.json_response({"server_ms": now[0] * 1000 + now[1] // 1000, "delay_ms": int(runtime.delay(table) * 1000)},
+                             headers={"Cache-Control": "no-store"})
+
+
 async def _hello(redis: Any, table: str, data: Any, who: str) -> str | None:
     """Record an on-air page that announced itself; returns its id."""
     if not isinstance(data, dict) or data.get("type") != "hello":
@@ -273,6 +286,7 @@ def setup(app: web.Application) -> None:
     app.router.add_get("/api/v1/tables/{table}/graphics", status)
     app.router.add_get("/api/v1/tables/{table}/onair.json", onair_json)
     app.router.add_get("/api/v1/tables/{table}/onair.xml", onair_xml)
+    app.router.add_get("/api/v1/tables/{table}/clock", server_clock)
 
     async def readers(app: web.Application):
         runtime = _runtime_of(app)

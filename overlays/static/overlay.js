@@ -7,6 +7,7 @@
 import { cardEl, chips, follow } from "./cards.js";
 import { controlled, renderExtras, withControls } from "./extras.js";
 import { setupPlayout } from "./playout.js";
+import { startClocks } from "./clock.js";
 
 const stage = document.getElementById("stage");
 const table = stage.dataset.table;
@@ -193,3 +194,4 @@ applyControl();
 if (first) render(first);
 follow("public", table, receive, (up) => { document.body.dataset.feed = up ? "up" : "down"; });
 playout.followControl(table, onControl);
+startClocks({ table, view: () => received, trim: () => (window.tvtable.control && window.tvtable.control.trim_ms) || 0 });

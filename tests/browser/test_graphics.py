@@ -344,3 +344,36 @@ async def test_the_graphics_desk_previews_takes_and_refreshes_pages(show, browse
             assert f'data-card="{card}"' not in html and f'"{card}"' not in html, card
         assert errors == []
         await context.close()
+
+
+async def test_the_on_air_clocks_run_on_server_time_minus_the_delay(show, browser):
+    async with aiohttp.ClientSession() as s:
+        dealer = Dealer(show, s)
+        page, errors = await open_overlay(browser, show)
+        await compliance(s, show, "td", {"type": "level_clock_start", "level": 1, "remaining_ms": 600_000})
+        await dealer.send({"type": "start_hand", "button": 1})
+        await compliance(s, show, "rep", {"type": "call_clock", "seat": 4, "approved_by": "Floor Fay"})
+        await page.wait_for_function("window.tvtable.last && window.tvtable.last.tournament.called_clock", timeout=10_000)
+        started = await page.evaluate("""window.tvtable.history.map((h) => h.view)
+            .find((v) => v.tournament.clock && v.tournament.clock.started)""")
+        assert started["tournament"]["clock"]["remaining_ms"] == 600_000
+        await page.wait_for_function("window.tvtable.clock && window.tvtable.clock.synced")
+        await page.wait_for_timeout(300)
+
+        def seconds(text: str) -> int:
+            m, s_ = text.split(":")
+            return int(m) * 60 + int(s_)
+
+        shown_at = time.time() * 1000  # Redis runs on this machine: the same clock
+        text = await page.inner_text("#clock-left")
+        # On air it reads as the clock read D (2 s) ago: 600 s less the air time since it started.
+        expected = 600 - (shown_at - 2000 - started["ts"]) / 1000
+        assert abs(seconds(text) - expected) <= 1.5, (text, expected)
+        await page.wait_for_timeout(2100)
+        assert seconds(await page.inner_text("#clock-left")) in (seconds(text) - 3, seconds(text) - 2)
+        called = await page.inner_text("#called-clock")
+        assert called.upper().startswith("CLOCK · SEAT 4 · ")
+        assert 0 < int(called.rsplit("·", 1)[1]) <= 30  # 25 s, then a 5 s countdown
+        await inside_the_frame(page)
+        await screenshot(page, "clocks.png")
+        assert errors == []
