@@ -113,7 +113,7 @@ FEED_MESSAGE = {
 FEEDS = {
     "public": "On air, delayed by D. Hole cards only once their hand ended live. `tournament` carries the extra graphics' "
               "data from the same cut: entries, players left, chips in play, prize pool, `payouts`, `eliminated` (place, "
-              "prize, eliminated by) and `deals`.",
+              "prize, eliminated by), `deals`, and the `clock` and `called_clock` as they read at the view's `ts`.",
     "commentary": "The public view plus `history` (the hand's actions), delayed.",
     "live": "Dealer console, rep and TD: live, never a hole card (`??`), with `legal`, `needs_board`, `awaiting_cards`, `rulings` and a per-seat `cards_seen` light.",
     "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
@@ -234,7 +234,8 @@ def render_markdown() -> str:
             "`GET` the same path: the state and the open on-air pages. A malformed command gets HTTP 400 "
             "`{\"error\": \"bad_control\", \"field\", \"message\"}`. "
             "`GET /api/v1/tables/{table}/onair.json` and `onair.xml` (open like `public`): the delayed on-air data with "
-            "the controls applied, for vMix, Ross and Viz.", ""]
+            "the controls applied, for vMix, Ross and Viz. `GET /api/v1/tables/{table}/clock` (open): the Redis server's "
+            "time and the table's delay, `{server_ms, delay_ms}`, so on-air clocks run on server time minus the delay.", ""]
     for kind in GRAPHICS_COMMANDS:
         out += [f"### `{kind}`", "", "```json", json.dumps(graphics_schema(kind), indent=2), "```", ""]
     out += ["## Feeds", "", "WebSocket `/ws/v1/{feed}?table=ID[&after=SEQ]`: a snapshot on connect, then updates; "
