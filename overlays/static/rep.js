@@ -9,6 +9,7 @@ import {
 const root = $("rep");
 const table = root.dataset.table;
 const canAct = root.dataset.canAct === "yes";
+const minutes = JSON.parse($("levels").textContent).map((lv) => lv.minutes);
 const LIGHT = { shown: "shown", blind: "playing blind", halt: "HALT PLAY", waiting: "waiting" };
 let alertsShown = null; // the alerts' signature, so a feed update never wipes a form being typed in
 
@@ -188,7 +189,7 @@ function renderAudit(v) {
 }
 
 function renderClocks(v, elapsed) {
-  const lc = levelReading(v.clock, elapsed);
+  const lc = levelReading(v.clock, elapsed, minutes);
   $("level").textContent = lc.level;
   $("level-left").textContent = !lc.started ? "clock not started" : lc.on_break ? `break ${clockText(lc.break_remaining_ms)}`
     : `${clockText(lc.remaining_ms)}${lc.running ? "" : " paused"}${lc.hand_for_hand ? " · hand-for-hand" : ""}`;
