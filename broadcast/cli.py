@@ -96,9 +96,12 @@ async def _serve(args, show, *, demo: bool) -> int:
     dealers = []
     if demo:
         from .demo import DemoDealer
+        from .rehearsal import ScriptDealer
 
+        script = getattr(args, "script_hands", None)
         for core in runtime.cores.values():
-            task = asyncio.get_running_loop().create_task(DemoDealer(core).run(), name=f"demo dealer {core.table}")
+            dealer = ScriptDealer(core, script) if script else DemoDealer(core)
+            task = asyncio.get_running_loop().create_task(dealer.run(), name=f"demo dealer {core.table}")
             task.add_done_callback(runtime._task_done)  # a dealer that dies says so in the log
             dealers.append(task)
     try:
@@ -154,6 +157,16 @@ def _run(coro) -> int:
 def cmd_demo(args) -> int:
     _setup_logging(args.verbose)
     show = _load(Path(args.config))
+    if getattr(args, "script", None):
+        from . import phh
+        from .rehearsal import playable, rehearsal_show
+
+        try:
+            args.script_hands = playable(phh.load(args.script))
+            show = rehearsal_show(show, args.script_hands)
+        except (phh.PhhFileError, ValueError) as exc:
+            print(f"tvtable: --script {args.script}: {exc}", file=sys.stderr)
+            return 2
     if not args.resume:
         _fresh_demo(Path(args.data_dir))
     return _run(_serve(args, show, demo=True))
@@ -263,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--data-dir", default="var", help="where Redis data, the journal key and tokens live (default ./var)")
     demo.add_argument("--config", default=str(DEMO_CONFIG), help=argparse.SUPPRESS)
     demo.add_argument("--resume", action="store_true", help="continue the previous demo show instead of starting a new one")
+    demo.add_argument("--script", default=None, metavar="FILE.phh",
+                      help="rehearse recorded hands (a PHH file) through the whole chain instead of the random demo dealer")
     demo.add_argument("--redis", default=None, help="external Redis URL instead of the embedded one")
     demo.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     demo.set_defaults(func=cmd_demo)
