@@ -63,7 +63,7 @@ async def _serve(args, show, *, demo: bool) -> int:
     cardcam = {"jobs": getattr(args, "jobs", None), "model_path": getattr(args, "model", None)}
     try:
         runtime = ShowRuntime(show, Path(args.data_dir), redis_url=redis_url, delay_override=getattr(args, "delay", None),
-                              services=services, cardcam_options=cardcam)
+                              services=services, cardcam_options=cardcam, standby=getattr(args, "standby", False))
     except ConfigError as exc:  # a bad TVTABLE_TOKEN_* or tokens.toml
         print(f"tvtable: {exc}", file=sys.stderr)
         return 2
@@ -292,6 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="what runs in this process, comma-separated: core (cores, releasers, inbox, crew pages), "
                             "overlay (delayed pages and sockets only; scale these out), cardcam (camera workers). "
                             "Default: all three")
+    serve.add_argument("--standby", action="store_true",
+                       help="with core: run only the releasers, waiting to take over each table's release when the "
+                            "writing core dies (run the one writing core without it)")
     serve.add_argument("--jobs", type=int, default=None, metavar="N", help="cardcam: vision processes per camera group")
     serve.add_argument("--model", default=None, metavar="FILE", help="cardcam: model file (default var/cardcam/model.npz)")
     serve.add_argument("--seconds", type=float, default=0, help="stop after N seconds (default: run until stopped)")

@@ -5,8 +5,10 @@ One process may run every service (the default, and ``tvtable demo``) or only so
 a show can spread over several machines against one external Redis:
 
 * ``core``: the tables' cores (the only journal writers), their inbox followers and
-  releasers, and the crew's pages. Start a second core process and its releasers wait as
-  standbys: the release lock passes to them when the holder dies.
+  releasers, and the crew's pages. One core process per show writes; a second one started
+  with ``standby`` runs only releasers, which wait on each table's release lock and take
+  over when the holder dies, so what the journal already holds keeps airing on time while
+  the writer restarts (the fenced cursor and Redis ``TIME`` keep it from airing twice or early).
 * ``overlay``: pages and sockets fed only from the delayed ``public`` and ``commentary``
   streams (and the live ``control`` stream), read with XREAD. It opens no journal, so it
   runs under a Redis user that cannot read one; start as many as the viewers need.
@@ -92,9 +94,11 @@ class ShowRuntime:
         environ: Mapping[str, str] | None = None,
         services: frozenset[str] | set[str] | tuple[str, ...] = ("core", "overlay"),
         cardcam_options: Mapping[str, Any] | None = None,
+        standby: bool = False,
     ) -> None:
         self.show = show
         self.services = frozenset(services)
+        self.standby = standby  # core: releasers only, waiting to take over (no journal writer)
         self.cardcam_options = dict(cardcam_options or {})
         self.data_dir = Path(data_dir)
         self.redis_url = redis_url or show.redis_url
@@ -165,6 +169,11 @@ class ShowRuntime:
         from .equity import prepare
 
         await asyncio.to_thread(prepare)  # the equity tables, built once so the first all-in airs at once
+        if self.standby:
+            for table in self.show.tables:
+                self.cores[table.id] = OverlayTable(table)  # pages still find the table; commands go to the writer
+                self._start_releaser(table.id)
+            return
         key = load_or_create_key(self.data_dir)
         for table in self.show.tables:
             core = TableCore(self.redis, table, self.show.levels, key, delay_s=self.delay(table.id),
@@ -172,10 +181,13 @@ class ShowRuntime:
             await core.open()
             core.listeners.append(self._live_changed)
             self.cores[table.id] = core
-            releaser = Releaser(self.redis, table.id)
-            self.releasers[table.id] = releaser
-            self._spawn(releaser.run(), f"releaser {table.id}")
+            self._start_releaser(table.id)
             self._spawn(core.follow_inbox(), f"inbox {table.id}")
+
+    def _start_releaser(self, table: str) -> None:
+        releaser = Releaser(self.redis, table)
+        self.releasers[table] = releaser
+        self._spawn(releaser.run(), f"releaser {table}")
 
     def _start_cardcam(self) -> None:
         """The camera workers, one task per camera group, as the cardcam Redis user."""

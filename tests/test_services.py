@@ -18,7 +18,7 @@ from broadcast.show import OverlayTable, ShowRuntime, parse_services
 from broadcast.store import keys
 from broadcast.store.acl import service_url
 from broadcast.store.embedded import EmbeddedRedis
-from broadcast.store.releaser import LOCK_TTL_MS, Releaser
+from broadcast.store.releaser import LOCK_TTL_MS
 from tests.conftest import TOKENS, free_port, show_toml
 from tests.showproc import TVTABLE, check_stream, hole_cards, read_show, split_known
 from tests.serving import serve, shut
@@ -151,9 +151,11 @@ async def test_a_releaser_fails_over_when_its_holder_dies_without_releasing_earl
     standby_redis = aioredis.from_url(url)
     while not await standby_redis.get(keys.release_lock("tv")):  # the core's own releaser holds the table first
         await asyncio.sleep(0.02)
-    standby = Releaser(standby_redis, "tv", holder="standby")  # another core process's releaser, waiting
-    standby_task = asyncio.get_running_loop().create_task(standby.run())
+    standby_core = ShowRuntime(show, tmp_path / "data", redis_url=url, environ={}, services={"core"}, standby=True)
+    await standby_core.start()  # another core process: releasers only, waiting
+    standby = standby_core.releasers["tv"]
     try:
+        assert not standby.holding and isinstance(standby_core.cores["tv"], OverlayTable)  # no second journal writer
         table = core.cores["tv"]
         await table.submit({"type": "start_hand", "button": 1})
         await asyncio.sleep(1.0)
@@ -172,7 +174,7 @@ async def test_a_releaser_fails_over_when_its_holder_dies_without_releasing_earl
         while int(await standby_redis.hget(keys.release_state("tv"), "cursor") or 0) < end_seq:
             assert time.monotonic() - died < LOCK_TTL_MS / 1000 + 5, "the standby did not take over"
             await asyncio.sleep(0.05)
-        assert (await standby_redis.get(keys.release_lock("tv"))).decode() == "standby"
+        assert (await standby_redis.get(keys.release_lock("tv"))).decode() == standby.holder
         data = await read_show(url, "tv")
         problems = []
         for name, entries in (("public", data.public), ("commentary", data.commentary)):
@@ -181,8 +183,7 @@ async def test_a_releaser_fails_over_when_its_holder_dies_without_releasing_earl
         assert problems == []
         assert sorted({e.seq for e in data.public}) == list(range(1, end_seq + 1))  # nothing missed
     finally:
-        standby_task.cancel()
-        await asyncio.gather(standby_task, return_exceptions=True)
+        await standby_core.stop()
         await standby_redis.aclose()
         await core.stop()
         await asyncio.to_thread(server.stop)
