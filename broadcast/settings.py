@@ -180,6 +180,14 @@ class ComplianceSettings:
     approved_operators: tuple[str, ...] = ()
     forbidden_operators: tuple[str, ...] = ()
     unauthorised_satellites: tuple[str, ...] = ()
+    # "Calling for Clock": the rule book's 50 s then a 10 s countdown, and 25 s then 5 s at
+    # levels of ``short_level_minutes`` or less. A rehearsal may shorten them, never lengthen.
+    clock_seconds: int = 50
+    clock_countdown: int = 10
+    short_level_clock_seconds: int = 25
+    short_level_clock_countdown: int = 5
+    short_level_minutes: int = 20
+    clock_tie_ms: int = 1000  # an action this close after the countdown is a tie: the player's
 
 
 SERVICE_KINDS = ("core", "overlay", "cardcam")
@@ -403,6 +411,7 @@ def _read_compliance(top: _Section) -> ComplianceSettings:
         return ComplianceSettings()
     sec = _Section(top.get("compliance", {}), "compliance", (
         "halt_at", "hidden_camera", "organiser", "approved_operators", "forbidden_operators", "unauthorised_satellites",
+        *CLOCK_KEYS,
     ), "[compliance]")
     halt_at = sec.text("halt_at", "turn")
     if halt_at not in ("turn", "first_action"):
@@ -414,8 +423,25 @@ def _read_compliance(top: _Section) -> ComplianceSettings:
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ConfigError(sec.key(name), "must be a list of company names, like [\"Acme Poker\"]")
         lists[name] = tuple(v.strip() for v in value)
+    clock = {name: sec.whole(name, low, high, reason, getattr(ComplianceSettings, name))
+             for name, (low, high, reason) in CLOCK_KEYS.items()}
     return ComplianceSettings(halt_at=halt_at, hidden_camera=sec.flag("hidden_camera", True),
-                              organiser=sec.text("organiser", "Pokerfest"), **lists)
+                              organiser=sec.text("organiser", "Pokerfest"), **lists, **clock)
+
+
+# The called clock's keys: (lowest, highest, the reason a value is refused). The rule book's
+# allowance is the most a show may give; a rehearsal may shorten it so a test need not wait.
+CLOCK_KEYS = {
+    "clock_seconds": (1, 50, "must be whole seconds from 1 to 50 (the rule book's clock is 50 s, then the countdown)"),
+    "clock_countdown": (0, 10, "must be whole seconds from 0 to 10 (the rule book's countdown is 10 s)"),
+    "short_level_clock_seconds": (1, 25, "must be whole seconds from 1 to 25 (at levels of 20 minutes or less the "
+                                         "rule book's clock is 25 s)"),
+    "short_level_clock_countdown": (0, 5, "must be whole seconds from 0 to 5 (at short levels the rule book's "
+                                          "countdown is 5 s)"),
+    "short_level_minutes": (1, None, "must be whole minutes, 1 or more (the rule book: 20)"),
+    "clock_tie_ms": (0, 5000, "must be whole milliseconds from 0 to 5000 (a tie between the countdown and the "
+                              "action goes to the player)"),
+}
 
 
 def _read_levels(top: _Section) -> tuple[Level, ...]:

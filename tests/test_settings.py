@@ -101,7 +101,9 @@ def test_example_show_sets_every_key():
     assert set(raw["redis"]) == {"ca_file", "cert_file", "key_file", "core_user", "overlay_user", "cardcam_user"}
     assert all(set(t) == {"id", "name", "delay", "game", "seats", "tv_rules"} for t in raw["tables"])
     assert set(raw["compliance"]) == {"halt_at", "hidden_camera", "organiser", "approved_operators",
-                                      "forbidden_operators", "unauthorised_satellites"}
+                                      "forbidden_operators", "unauthorised_satellites", "clock_seconds",
+                                      "clock_countdown", "short_level_clock_seconds", "short_level_clock_countdown",
+                                      "short_level_minutes", "clock_tie_ms"}
     assert all(set(s) == {"seat", "id", "name", "country", "chips", "bio"} for t in raw["tables"] for s in t["seats"])
     show = load_show(CONFIG / "example.toml")
     assert [t.id for t in show.tables] == ["tv", "outer"]
@@ -289,6 +291,22 @@ def test_compliance_settings_name_the_key_when_wrong():
     with pytest.raises(ConfigError) as err:
         parse_show(base + '\n[compliance]\napproved_operators = "Acme"\n')
     assert err.value.key == "compliance.approved_operators"
+
+
+def test_called_clock_allowance_defaults_to_the_rule_book_and_may_only_be_shortened():
+    base = (CONFIG / "demo.toml").read_text()
+    rules = parse_show(base).compliance
+    assert (rules.clock_seconds, rules.clock_countdown) == (50, 10)  # "50 second time limit ... 10 second countdown"
+    assert (rules.short_level_clock_seconds, rules.short_level_clock_countdown, rules.short_level_minutes) == (25, 5, 20)
+    assert rules.clock_tie_ms == 1000
+    rehearsal = parse_show(base + "\n[compliance]\nclock_seconds = 5\nclock_countdown = 2\nclock_tie_ms = 0\n").compliance
+    assert (rehearsal.clock_seconds, rehearsal.clock_countdown, rehearsal.clock_tie_ms) == (5, 2, 0)
+    for key, value in (("clock_seconds", 60), ("clock_countdown", 11), ("short_level_clock_seconds", 30),
+                       ("short_level_clock_countdown", -1), ("clock_tie_ms", "1s"), ("clock_seconds", True)):
+        with pytest.raises(ConfigError) as err:
+            parse_show(base + f"\n[compliance]\n{key} = {value if not isinstance(value, str) else repr(value)}\n"
+                       .replace("True", "true"))
+        assert err.value.key == f"compliance.{key}"
 
 
 def test_short_all_ins_is_a_show_setting_default_tda_and_a_bad_value_names_the_key():
