@@ -10,7 +10,7 @@ import pytest
 from broadcast.views import graphics as g
 from broadcast.views.graphics import BadControl, ControlState, Roster, apply_command, from_dict, leaderboard, onair
 
-ROSTER = Roster(players={"p-ann": ("Ann Lee", "Two-time champion from Leeds."), "p-bo": ("Bo Chen", "")}, last_hand=7)
+ROSTER = Roster(players={"p-ann": ("Ann Lee", "Two-time champion from Leeds."), "p-bo": ("Bo Chen", "")})
 
 
 def run(*commands, state=ControlState()):
@@ -72,13 +72,6 @@ def test_refresh_counts_per_page_and_for_all():
     assert s.to_dict()["refresh"] == {"abc": 2, "all": 1}
 
 
-def test_overrides_display_name_and_chips_counted_at_the_break():
-    s = run({"type": "display_name", "player": "p-bo", "name": "Bobby Chen"}, {"type": "chip_count", "player": "p-ann", "chips": 41500})
-    assert s.to_dict()["names"] == {"p-bo": "Bobby Chen"}
-    assert s.to_dict()["chip_counts"] == {"p-ann": 41500} and s.chips_hand == 7
-    assert run({"type": "clear_overrides"}, state=s).names == ()
-
-
 @pytest.mark.parametrize("command, field", [
     ({"type": "dance"}, "type"),
     ({"type": "show", "element": "fireworks"}, "element"),
@@ -88,7 +81,7 @@ def test_overrides_display_name_and_chips_counted_at_the_break():
     ({"type": "lower_third"}, "title"),
     ({"type": "lower_third", "title": "x" * 61}, "title"),
     ({"type": "slate", "slate": "dinner"}, "slate"),
-    ({"type": "chip_count", "player": "p-ann", "chips": -5}, "chips"),
+    ({"type": "display_name", "player": "p-ann", "name": "Annie"}, "type"),  # a journal correction, not a control
     ({"type": "take", "commands": []}, "commands"),
     ({"type": "take", "commands": [{"type": "hide_all"}, {"type": "show", "element": "x"}]}, "commands[1].element"),
     ([1, 2], "body"),
@@ -114,7 +107,7 @@ def test_a_bad_command_in_a_take_changes_nothing():
 
 def test_wire_form_round_trips():
     s = run({"type": "lower_third", "title": "Welcome"}, {"type": "hide_cards", "seat": 3}, {"type": "refresh"},
-            {"type": "chip_count", "player": "p-bo", "chips": 9000}, {"type": "trim", "seconds": 1})
+            {"type": "slate", "slate": "break"}, {"type": "trim", "seconds": 1})
     assert from_dict(s.to_dict()) == s
 
 
@@ -131,20 +124,12 @@ VIEW = {
 }
 
 
-def test_onair_data_applies_hidden_cards_and_names_and_ranks_the_leaderboard():
-    control = run({"type": "hide_cards", "seat": 2}, {"type": "display_name", "player": "p-ann", "name": "Annie"}).to_dict()
+def test_onair_data_applies_hidden_cards_and_ranks_the_leaderboard():
+    control = run({"type": "hide_cards", "seat": 2}).to_dict()
     data = onair(VIEW, control, table="t1")
-    assert data["seats"][1]["hole_cards"] == ["??", "??"]
-    assert data["seats"][0]["name"] == "Annie" and data["seats"][0]["big_blinds"] == 100.0
-    assert [(r["name"], r["percent"]) for r in data["leaderboard"]] == [("Bo Chen", 7.5), ("Annie", 2.5)]
-
-
-def test_chip_counts_from_a_break_give_way_once_a_later_hand_airs():
-    control = run({"type": "chip_count", "player": "p-ann", "chips": 21000}).to_dict()  # counted after hand 7
-    between = {**VIEW, "hand_complete": True}
-    assert onair(between, control, table="t1")["seats"][0]["stack"] == 21000
-    later = {**VIEW, "hand": 8, "hand_complete": True}
-    assert onair(later, control, table="t1")["seats"][0]["stack"] == 20000
+    assert data["seats"][1]["hole_cards"] == ["??", "??"] and data["seats"][0]["hole_cards"] == ["Qc", "Qd"]
+    assert data["seats"][0]["big_blinds"] == 100.0
+    assert [(r["name"], r["percent"]) for r in data["leaderboard"]] == [("Bo Chen", 7.5), ("Ann Lee", 2.5)]
 
 
 def test_leaderboard_uses_the_table_when_the_field_chips_are_unknown():
@@ -164,9 +149,10 @@ def test_the_control_state_is_pure():
     assert not imported & {"asyncio", "aiohttp", "redis", "cv2", "time"}
 
 
-def test_a_lower_third_uses_the_name_on_air():
-    s = run({"type": "display_name", "player": "p-bo", "name": "Bobby Chen"}, {"type": "lower_third", "player": "p-bo"})
-    assert s.lower_third.title == "Bobby Chen"
+def test_a_lower_third_uses_the_name_on_air_from_the_roster():
+    roster = Roster(players={"p-bo": ("Bobby Chen", "Macau regular")})  # the corrected name, as aired
+    s = apply_command(ControlState(), {"type": "lower_third", "player": "p-bo"}, roster, by="Gail")
+    assert (s.lower_third.title, s.lower_third.text) == ("Bobby Chen", "Macau regular")
 
 
 def test_every_graphics_command_has_a_schema_that_its_sample_meets():
@@ -177,8 +163,7 @@ def test_every_graphics_command_has_a_schema_that_its_sample_meets():
     samples = {
         "show": {"element": "deal"}, "hide": {"element": "pot"}, "hide_all": {}, "restore": {}, "hide_cards": {"seat": 4},
         "show_cards": {"seat": 4}, "lower_third": {"player": "p-ann"}, "clear_lower_third": {}, "slate": {"slate": "break"},
-        "trim": {"seconds": 1.5}, "refresh": {"page": "all"}, "display_name": {"player": "p-bo", "name": "Bobby"},
-        "chip_count": {"player": "p-bo", "chips": 100}, "clear_overrides": {}, "take": {"commands": [{"type": "hide_all"}]},
+        "trim": {"seconds": 1.5}, "refresh": {"page": "all"}, "take": {"commands": [{"type": "hide_all"}]},
     }
     assert set(samples) == set(GRAPHICS_COMMANDS) == set(g.COMMANDS)
     for kind, body in samples.items():

@@ -9,8 +9,11 @@ on-air page applies the latest ``ControlState`` on top of the delayed public vie
 - the lower third (a player's name and bio, edited by the operator);
 - the slate ("break", "hand for hand");
 - the operator's extra delay trim: it may add to the table's delay, never remove it;
-- page refresh requests (one page, or all);
-- display overrides: a player's name on air, chip counts counted at a break.
+- page refresh requests (one page, or all).
+
+The desk's manual overrides (a player's display name, chips counted at a break) are not
+here: they are correcting events in the journal (engine commands ``display_name`` and
+``chip_count``, allowed to the graphics role), so they air with the delay like all data.
 
 ``apply_command(state, data, players)`` checks one command from the graphics desk and
 returns the next state; a malformed command raises ``BadControl`` naming the field.
@@ -32,11 +35,10 @@ SLATES = ("break", "hand_for_hand")
 MAX_TRIM_S = 600  # ten minutes of extra delay is already a rehearsal, not a show
 MAX_TITLE = 60
 MAX_TEXT = 160
-MAX_NAME = 40
 MAX_BATCH = 50
 SEATS = range(1, 11)
 COMMANDS = ("show", "hide", "hide_all", "restore", "hide_cards", "show_cards", "lower_third", "clear_lower_third",
-            "slate", "trim", "refresh", "display_name", "chip_count", "clear_overrides", "take")
+            "slate", "trim", "refresh", "take")
 
 
 class BadControl(BadCommand):
@@ -69,9 +71,6 @@ class ControlState:
     slate: str | None = None
     trim_ms: int = 0
     refresh: tuple[tuple[str, int], ...] = ()  # page id (or "all") -> how many refreshes asked
-    names: tuple[tuple[str, str], ...] = ()  # player id -> the name on air
-    chip_counts: tuple[tuple[str, int], ...] = ()  # player id -> chips counted at a break
-    chips_hand: int | None = None  # the last hand aired when the chips were counted
     by: str = ""  # the person behind the last change
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,9 +84,6 @@ class ControlState:
             "slate": self.slate,
             "trim_ms": self.trim_ms,
             "refresh": dict(self.refresh),
-            "names": dict(self.names),
-            "chip_counts": dict(self.chip_counts),
-            "chips_hand": self.chips_hand,
             "by": self.by,
         }
 
@@ -104,19 +100,16 @@ def from_dict(data: Mapping[str, Any]) -> ControlState:
         slate=data.get("slate"),
         trim_ms=int(data.get("trim_ms", 0)),
         refresh=tuple(sorted((str(k), int(v)) for k, v in (data.get("refresh") or {}).items())),
-        names=tuple(sorted((data.get("names") or {}).items())),
-        chip_counts=tuple(sorted((k, int(v)) for k, v in (data.get("chip_counts") or {}).items())),
-        chips_hand=data.get("chips_hand"),
         by=str(data.get("by", "")),
     )
 
 
 @dataclass(frozen=True)
 class Roster:
-    """What the checks need to know about the table: players by id (name, bio), seats."""
+    """What the checks need to know about the table: players by id, with the name on air
+    and the bio from the show file."""
 
     players: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # id -> (name, bio)
-    last_hand: int | None = None  # the last hand on air, for chip counts
 
 
 def _element(data: Mapping[str, Any]) -> str:
@@ -155,16 +148,15 @@ def _player(data: Mapping[str, Any], roster: Roster) -> str:
     return pid
 
 
-def _lower_third(state: ControlState, data: Mapping[str, Any], roster: Roster) -> LowerThird:
+def _lower_third(data: Mapping[str, Any], roster: Roster) -> LowerThird:
     pid = ""
     title = _text(data, "title", MAX_TITLE)
     text = _text(data, "text", MAX_TEXT)
     if data.get("player") not in (None, ""):
         pid = _player(data, roster)
         name, bio = roster.players[pid]
-        # The operator may edit what the bio says; left empty, the name on air (the desk's
-        # override, else the config's) and the config's bio go up.
-        title, text = title or dict(state.names).get(pid, name), text or bio
+        # The operator may edit what the bio says; left empty, the name on air and the bio go up.
+        title, text = title or name, text or bio
     if not title:
         raise BadControl("title cannot be empty: pick a player or type the name line", field="title")
     return LowerThird(title, text, pid)
@@ -174,15 +166,6 @@ def _bump(pairs: tuple[tuple[str, int], ...], key: str) -> tuple[tuple[str, int]
     counts = dict(pairs)
     counts[key] = counts.get(key, 0) + 1
     return tuple(sorted(counts.items()))
-
-
-def _set(pairs: tuple[tuple[str, Any], ...], key: str, value: Any) -> tuple[tuple[str, Any], ...]:
-    out = dict(pairs)
-    if value in (None, ""):
-        out.pop(key, None)
-    else:
-        out[key] = value
-    return tuple(sorted(out.items()))
 
 
 def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
@@ -206,7 +189,7 @@ def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
         return replace(state, hidden_cards=state.hidden_cards - {_seat(data)})
     if kind == "lower_third":
         shown = state.visible | {"lower_third"} if data.get("show", True) else state.visible
-        return replace(state, lower_third=_lower_third(state, data, roster), visible=shown)
+        return replace(state, lower_third=_lower_third(data, roster), visible=shown)
     if kind == "clear_lower_third":
         return replace(state, lower_third=None, visible=state.visible - {"lower_third"})
     if kind == "slate":
@@ -226,17 +209,6 @@ def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
         if not isinstance(page, str) or not page or len(page) > 64:
             raise BadControl("page must be the id of an open page, or \"all\"", field="page")
         return replace(state, refresh=_bump(state.refresh, page))
-    if kind == "display_name":
-        pid = _player(data, roster)
-        return replace(state, names=_set(state.names, pid, _text(data, "name", MAX_NAME)))
-    if kind == "chip_count":
-        pid = _player(data, roster)
-        chips = data.get("chips")
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-            raise BadControl("chips must be a whole number of chips, 0 or more", field="chips")
-        return replace(state, chip_counts=_set(state.chip_counts, pid, chips), chips_hand=roster.last_hand)
-    if kind == "clear_overrides":
-        return replace(state, names=(), chip_counts=(), chips_hand=None)
     # take: the preview's batch, all or nothing.
     batch = data.get("commands")
     if not isinstance(batch, list) or not batch or len(batch) > MAX_BATCH:
@@ -263,7 +235,7 @@ def describe(data: Mapping[str, Any]) -> str:
     if kind == "take":
         return "take: " + "; ".join(describe(c) for c in data.get("commands", []) if isinstance(c, Mapping))
     bits = [str(kind)]
-    for key in ("element", "seat", "slate", "seconds", "page", "player", "title", "name", "chips"):
+    for key in ("element", "seat", "slate", "seconds", "page", "player", "title"):
         if key in data and data[key] not in (None, ""):
             bits.append(f"{key}={data[key]}")
     return " ".join(bits)
@@ -271,22 +243,13 @@ def describe(data: Mapping[str, Any]) -> str:
 
 # -- the on-air data with the controls applied ----------------------------------------------
 def with_controls(view: Mapping[str, Any], control: Mapping[str, Any]) -> dict[str, Any]:
-    """The delayed view as the air shows it: hidden seats' cards as ``??``, the desk's
-    display names, and chip counts from a break until the next hand airs."""
+    """The delayed view as the air shows it: the hidden seats' cards as ``??``."""
     hidden = set(control.get("hidden_cards") or ())
-    names = control.get("names") or {}
-    counts = control.get("chip_counts") or {}
-    counted_at = control.get("chips_hand")
-    fresh_counts = view.get("hand") is None or counted_at is None or view["hand"] <= counted_at
     seats = []
     for seat in view.get("seats", []):
         row = dict(seat)
         if row["seat"] in hidden:
             row["hole_cards"] = ["??"] * len(row.get("hole_cards") or ())
-        if row.get("player") in names:
-            row["name"] = names[row["player"]]
-        if row.get("player") in counts and fresh_counts and (view.get("hand_complete") or view.get("hand") is None):
-            row["stack"] = counts[row["player"]]
         seats.append(row)
     return {**view, "seats": seats}
 

@@ -73,9 +73,12 @@ def _runtime(request: web.Request):
     return request.app[RUNTIME]
 
 
-def _roster(runtime: Any, table: str, last_hand: int | None) -> Roster:
+def _roster(runtime: Any, table: str, view: dict[str, Any] | None) -> Roster:
+    """The table's players: bios from the show file, names as on air (a corrected display
+    name is in the delayed view once it has aired)."""
+    on_air = {s.get("player"): s["name"] for s in (view or {}).get("seats", [])}
     seats = runtime.show.table(table).seats
-    return Roster(players={s.player.id: (s.player.name, s.player.bio) for s in seats}, last_hand=last_hand)
+    return Roster(players={s.player.id: (on_air.get(s.player.id, s.player.name), s.player.bio) for s in seats})
 
 
 async def _public(runtime: Any, table: str) -> dict[str, Any] | None:
@@ -103,7 +106,7 @@ async def command(request: web.Request) -> web.Response:
     except (ValueError, RecursionError):
         return _bad(BadControl("the graphics command is not valid JSON", field="body"))
     view = await _public(runtime, table)
-    roster = _roster(runtime, table, view["hand"] if view else None)
+    roster = _roster(runtime, table, view)
     if request.query.get("preview") == "1":
         # The desk's preview: the state this command would give, neither stored nor audited.
         _, current = await latest(runtime.redis, table)
@@ -134,9 +137,7 @@ async def _append(runtime: Any, table: str, data: Any, roster: Roster, caller: A
         return web.json_response({"error": "busy", "field": None,
                                   "message": "the graphics state kept changing under this command: send it again"},
                                  status=409)
-    kind = data.get("type")
-    action = "graphics override" if kind in ("display_name", "chip_count", "clear_overrides") else "graphics"
-    await audit(runtime.redis, person=caller.name, role=caller.role, action=action, table=table, detail=describe(data))
+    await audit(runtime.redis, person=caller.name, role=caller.role, action="graphics", table=table, detail=describe(data))
     return web.json_response({"accepted": True, "rev": after.rev, "control": after.to_dict()})
 
 

@@ -5,8 +5,7 @@ import { chips } from "./cards.js";
 
 // Before the first control message: the table graphics are up, the extras wait.
 export const DEFAULT_CONTROL = {
-  type: "control", rev: -1, hide_all: false, hidden_cards: [], lower_third: null, slate: null, trim_ms: 0,
-  refresh: {}, names: {}, chip_counts: {}, chips_hand: null,
+  type: "control", rev: -1, hide_all: false, hidden_cards: [], lower_third: null, slate: null, trim_ms: 0, refresh: {},
   visible: { player_bars: true, board: true, pot: true, clock: true, leaderboard: false, payouts: false,
              elimination: false, deal: false, lower_third: false, slate: false },
 };
@@ -20,22 +19,11 @@ function el(tag, className, text) {
   return node;
 }
 
-// The view as the air shows it: hidden seats' cards as ??, the desk's display names, and
-// chips counted at a break until a later hand airs (the same rule as the server's onair data).
+// The view as the air shows it: the hidden seats' cards as ?? (the same rule as the
+// server's onair data). Names and chip counts the desk corrected come in the view itself.
 export function withControls(view, control) {
-  const c = control || DEFAULT_CONTROL;
-  const hidden = new Set(c.hidden_cards || []);
-  const names = c.names || {};
-  const counts = c.chip_counts || {};
-  const fresh = view.hand === null || c.chips_hand === null || c.chips_hand === undefined || view.hand <= c.chips_hand;
-  const between = view.hand === null || view.hand_complete;
-  const seats = view.seats.map((s) => {
-    const row = { ...s };
-    if (hidden.has(s.seat)) row.hole_cards = (s.hole_cards || []).map(() => "??");
-    if (names[s.player]) row.name = names[s.player];
-    if (counts[s.player] !== undefined && fresh && between) row.stack = counts[s.player];
-    return row;
-  });
+  const hidden = new Set(((control || DEFAULT_CONTROL).hidden_cards) || []);
+  const seats = view.seats.map((s) => (hidden.has(s.seat) ? { ...s, hole_cards: (s.hole_cards || []).map(() => "??") } : s));
   return { ...view, seats };
 }
 

@@ -150,17 +150,33 @@ $("lt-player").addEventListener("change", () => {
 $("lt-up").addEventListener("click", () => send({ type: "lower_third", player: $("lt-player").value, title: $("lt-title").value, text: $("lt-text").value }));
 $("lt-down").addEventListener("click", () => send({ type: "clear_lower_third" }));
 
+// Overrides are correcting events in the journal (engine commands, audited with the person):
+// between hands only, and on air after the delay like every other fact.
+async function correct(command) {
+  const res = await fetch(api("/commands"), {
+    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(command),
+  });
+  const answer = await res.json().catch(() => ({ message: `the server answered ${res.status}` }));
+  if (!res.ok) throw new Error(answer.field ? `${answer.field}: ${answer.message}` : answer.message);
+}
+
 for (const row of document.querySelectorAll("tr[data-player]")) {
   row.querySelector(".ov-apply").addEventListener("click", async () => {
     const player = row.dataset.player;
     const name = row.querySelector(".ov-name").value.trim();
     const chipsText = row.querySelector(".ov-chips").value.trim();
     if (!name && !chipsText) return toast("type a name on air or a chip count first");
-    if (name) await send({ type: "display_name", player, name }, { always: true });
-    if (chipsText) await send({ type: "chip_count", player, chips: Number(chipsText) }, { always: true });
+    try {
+      if (name) await correct({ type: "display_name", player, name });
+      if (chipsText) await correct({ type: "chip_count", player, stack: Number(chipsText), reason: $("ov-reason").value.trim() || "chip count at the break" });
+      row.querySelector(".ov-name").value = "";
+      row.querySelector(".ov-chips").value = "";
+      toast(`${players[player].name}: corrected in the journal; on air after the delay`, false);
+    } catch (err) {
+      toast(err.message);
+    }
   });
 }
-$("ov-clear").addEventListener("click", () => send({ type: "clear_overrides" }, { always: true }));
 
 // Hotkeys: digits toggle elements, Shift+digit hides a seat's cards, Esc panics,
 // Enter takes, P arms the preview, L takes the lower third down. Not while typing.

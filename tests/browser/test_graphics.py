@@ -237,13 +237,15 @@ async def test_extra_graphics_on_air_each_state_screenshotted(show, browser):
         await inside_the_frame(page)
         await screenshot(page, "deal.png")
 
+        # The desk corrects a display name between hands: a correcting event in the journal,
+        # so it airs with the delay; the lower third then takes the name on air.
+        await compliance(s, show, "graphics", {"type": "display_name", "player": "p-bo", "name": "Bobby Chen"})
+        await page.wait_for_function("document.querySelector('#rail').textContent.includes('Bobby Chen')", timeout=10_000)
         await control(s, show, {"type": "take", "commands": [
             {"type": "hide", "element": "deal"},
             {"type": "lower_third", "player": "p-bo", "text": "Chip leader. Won the Spring Classic in 2025 and "
-                                                              "two circuit rings; a cash game regular in Macau."},
-            {"type": "display_name", "player": "p-bo", "name": "Bobby Chen"}]})
-        await page.wait_for_function("document.getElementById('lt-title').textContent === 'Bo Chen'", timeout=2_000)
-        await page.wait_for_function("document.querySelector('#rail').textContent.includes('Bobby Chen')", timeout=2_000)
+                                                              "two circuit rings; a cash game regular in Macau."}]})
+        await page.wait_for_function("document.getElementById('lt-title').textContent === 'Bobby Chen'", timeout=2_000)
         assert "lower-third" in await shown(page)
         await inside_the_frame(page)
         await screenshot(page, "lower-third.png")
@@ -314,6 +316,13 @@ async def test_the_graphics_desk_previews_takes_and_refreshes_pages(show, browse
         await program.locator("body.hide-all").wait_for(state="attached", timeout=3_000)
         await desk.keyboard.press("Escape")
         await program.locator("body:not(.hide-all)").wait_for(state="attached", timeout=3_000)
+
+        # An override is a correcting event: refused while the hand is live, in the room's words.
+        await desk.fill('tr[data-player="p-bo"] .ov-chips', "31000")
+        await desk.click('tr[data-player="p-bo"] .ov-apply')
+        await desk.wait_for_selector("#toast.bad:not([hidden])")
+        assert "between hands" in await desk.inner_text("#toast")
+        await desk.evaluate("document.getElementById('toast').hidden = true")
 
         # A bad value is refused with the field named, and nothing changes.
         await desk.keyboard.press("p")

@@ -71,7 +71,7 @@ async def test_only_the_graphics_role_may_send_controls(show_server):
     ({"type": "hide_cards", "seat": 0}, "seat"),
     ({"type": "lower_third", "player": "p-nobody"}, "player"),
     ({"type": "trim", "seconds": -3}, "seconds"),
-    ({"type": "chip_count", "player": "p-ann", "chips": "lots"}, "chips"),
+    ({"type": "slate", "slate": "dinner"}, "slate"),
 ])
 async def test_bad_control_commands_get_a_400_naming_the_field(show_server, body, field):
     async with aiohttp.ClientSession() as s:
@@ -83,12 +83,12 @@ async def test_bad_control_commands_get_a_400_naming_the_field(show_server, body
 async def test_every_control_command_is_audited_with_the_person(show_server):
     async with aiohttp.ClientSession() as s:
         assert (await post(s, show_server, {"type": "hide_cards", "seat": 2}))[0] == 200
-        assert (await post(s, show_server, {"type": "display_name", "player": "p-bo", "name": "Bobby"}))[0] == 200
+        assert (await post(s, show_server, {"type": "lower_third", "player": "p-bo", "text": "Macau regular"}))[0] == 200
     entries = [json.loads(f[b"a"]) for _, f in await show_server.runtime.redis.xrange(keys.audit())]
     mine = [e for e in entries if e["table"] == show_server.table and e["action"].startswith("graphics")]
     assert [(e["person"], e["action"], e["detail"]) for e in mine] == [
         ("Graphics Person", "graphics", "hide_cards seat=2"),
-        ("Graphics Person", "graphics override", "display_name player=p-bo name=Bobby"),
+        ("Graphics Person", "graphics", "lower_third player=p-bo"),
     ]
 
 
