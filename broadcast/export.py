@@ -31,7 +31,7 @@ from pokerkit import (
     StandardHighHand,
 )
 
-from .phh import JournalHand, hand_to_phh, journal_hands
+from .phh_write import JournalHand, hand_to_phh, journal_hands
 
 FORMATS = ("phh", "pokerstars")
 PS_GAMES = {"nlhe": "Hold'em No Limit", "plo": "Omaha Pot Limit"}

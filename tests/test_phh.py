@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from pokerkit import HandHistory
 
-from broadcast import phh
+from broadcast import phh, phh_write
 from broadcast.engine.commands import parse_command
 from broadcast.engine.table import apply, decide
 from broadcast.export import export_table, read_journal, to_pokerstars, write_hands
@@ -104,7 +104,7 @@ def test_the_wsop_files_hold_what_pokerkits_own_tests_assert() -> None:
 def test_replay_json_prints_one_object_per_hand_in_file_order(tmp_path, capsys) -> None:
     texts = [p.read_text() for p in REAL_HANDS]
     phhs = tmp_path / "all.phhs"
-    phhs.write_text(phh.dumps_all(texts))
+    phhs.write_text(phh_write.dumps_all(texts))
     code, out, err = cli("replay", str(phhs), "--json", capsys=capsys)
     assert code == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
@@ -129,7 +129,7 @@ def test_a_refused_action_names_the_hand_the_action_and_the_legal_range(tmp_path
     texts = [p.read_text() for p in REAL_HANDS[:3]]
     bad = (DATA / "wsop-2019-42-3-hand-00-01-07.phh").read_text().replace('"p7 cbr 1150000"', '"p7 cbr 600000"')
     path = tmp_path / "bad.phhs"
-    path.write_text(phh.dumps_all(texts[:2] + [bad] + texts[2:]))
+    path.write_text(phh_write.dumps_all(texts[:2] + [bad] + texts[2:]))
     code, out, err = cli("replay", str(path), "--json", capsys=capsys)
     assert code == 1
     assert "hand 3, action 13 'p7 cbr 600000': seat 7 cannot raise to 600,000: minimum raise is to 1,000,000" in err
@@ -359,13 +359,13 @@ async def test_export_phh_from_a_real_show(tmp_path) -> None:
     undone = {r[2]["undone_seq"] for r in records if r[2]["type"] == "ActionUndone"}
     taken = [(r[1], r[2]) for r in records if r[2]["type"] == "ActionTaken" and r[2]["hand"] == 1 and r[0] not in undone]
     stamps = [a.split(" # ")[1] for a in hh.actions if re.match(r"p\d (f|cc|cbr)", a)]
-    assert stamps == [phh.timecode(ts) for ts, _ in taken]
+    assert stamps == [phh_write.timecode(ts) for ts, _ in taken]
     assert all(re.search(r" # \d\d:\d\d:\d\d\.\d{3}$", a) for a in hh.actions)
 
     # the undone call is gone: seat 4 (p4) folds and never calls
     assert "p4 f" in [a.split(" # ")[0] for a in hh.actions]
     assert "p4 cc" not in [a.split(" # ")[0] for a in hh.actions]
-    assert "p4 f # " + phh.timecode(next(ts for ts, e in taken if e["seat"] == 4)) in hh.actions
+    assert "p4 f # " + phh_write.timecode(next(ts for ts, e in taken if e["seat"] == 4)) in hh.actions
 
     # and the exported file replays through the core to the same stacks
     for path in result.files:
@@ -471,7 +471,7 @@ def test_pokerstars_text_reads_back_in_pokerkits_pokerstars_parser() -> None:
         {"type": "board", "cards": ["4s"]},
         {"type": "board", "cards": ["9c"]},
     ])
-    (hand,) = phh.journal_hands(records)
+    (hand,) = phh_write.journal_hands(records)
     text = to_pokerstars(hand)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -495,9 +495,9 @@ def test_the_journal_export_keeps_only_finished_hands_and_drops_misdeals() -> No
         {"type": "fold", "seat": 3},
         {"type": "start_hand"},
     ])
-    hands = phh.journal_hands(records)
+    hands = phh_write.journal_hands(records)
     assert [h.number for h in hands] == [2]
-    text = phh.hand_to_phh(hands[0])
+    text = phh_write.hand_to_phh(hands[0])
     hh = HandHistory.loads(text)
     assert list(tuple(hh)[-1].stacks) == hh.finishing_stacks == list(hands[0].finishing)
     assert hh.time is not None and hh.time_zone == "UTC"
@@ -508,7 +508,7 @@ def test_the_journal_export_keeps_only_finished_hands_and_drops_misdeals() -> No
 def test_write_hands_names_files_after_the_table(tmp_path) -> None:
     state = table((5000, 5000), levels=((50, 100, 0),))
     records = journal_of(state, [{"type": "start_hand", "button": 2}, {"type": "fold", "seat": 2}])
-    hands = phh.journal_hands(records)
+    hands = phh_write.journal_hands(records)
     assert [p.name for p in write_hands(hands, "phh", tmp_path, table="tv/1")] == ["tv_1-hand-0001.phh"]
     assert [p.name for p in write_hands(hands, "pokerstars", tmp_path, table="tv/1")] == ["tv_1-pokerstars.txt"]
 
@@ -542,7 +542,7 @@ def test_heads_up_pokerstars_text_posts_the_small_blind_first_and_reads_back() -
         {"type": "check", "seat": 2},
         {"type": "hole_cards", "seat": 2, "cards": ["Qs", "Js"]},
     ])
-    (hand,) = phh.journal_hands(records)
+    (hand,) = phh_write.journal_hands(records)
     lines = to_pokerstars(hand).splitlines()
     assert lines.index("Player 2: posts small blind 50") < lines.index("Player 1: posts big blind 100")
     assert "Player 1: shows [Ac Ad] (straight)" in lines
@@ -551,7 +551,7 @@ def test_heads_up_pokerstars_text_posts_the_small_blind_first_and_reads_back() -
         warnings.simplefilter("ignore")
         (hh,) = list(HandHistory.from_pokerstars("\n".join(lines), error_status=True))
         assert list(tuple(hh)[-1].stacks) == list(hand.finishing) == [5500, 6500]
-        assert list(tuple(HandHistory.loads(phh.hand_to_phh(hand)))[-1].stacks) == [5500, 6500]
+        assert list(tuple(HandHistory.loads(phh_write.hand_to_phh(hand)))[-1].stacks) == [5500, 6500]
 
 
 def test_an_exported_plo_hand_reads_back_in_pokerkit() -> None:
@@ -571,8 +571,8 @@ def test_an_exported_plo_hand_reads_back_in_pokerkit() -> None:
         {"type": "board", "cards": ["5s"]},
         {"type": "board", "cards": ["Kh"]},
     ])
-    (hand,) = phh.journal_hands(records)
-    text = phh.hand_to_phh(hand)
+    (hand,) = phh_write.journal_hands(records)
+    text = phh_write.hand_to_phh(hand)
     assert '"d dh p2 ???????? # 22:13:21.500"' in text and 'variant = "PO"' in text
     hh = HandHistory.loads(text)
     assert list(tuple(hh)[-1].stacks) == hh.finishing_stacks == [10200, 6800, 1000]
@@ -584,4 +584,4 @@ def test_timecodes_parse_back() -> None:
     assert phh.split_comment("p2 cbr 1200 # 20:14:03.250") == ("p2 cbr 1200", "20:14:03.250")
     assert phh.parse_timecode("20:14:03.250").isoformat() == "20:14:03.250000"
     assert phh.parse_timecode("Dwan") is None
-    assert phh.timecode(1_700_000_000_250) == "22:13:20.250"
+    assert phh_write.timecode(1_700_000_000_250) == "22:13:20.250"

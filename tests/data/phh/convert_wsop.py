@@ -29,7 +29,7 @@ from pokerkit.tests.test_wsop import test_2023_43_5 as source
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from broadcast.phh import dumps_fields  # noqa: E402
+from broadcast.phh_write import dumps_fields  # noqa: E402
 
 EVENT = "2023 World Series of Poker Event #43: $50,000 Poker Players Championship | Day 5"
 VIDEO = "https://www.pokergo.com/videos/6e5e4f34-9857-458c-b61e-d478ad29dbd6"
