@@ -119,7 +119,7 @@ FEEDS = {
     "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
     "compliance": compliance.FEED,
     "control": "The graphics desk, live (not delayed), open like `public`: `{type: \"control\", rev, visible: {element: "
-               "bool}, hide_all, hidden_cards, lower_third, slate, trim_ms, refresh, names, chip_counts, chips_hand, by}` "
+               "bool}, hide_all, hidden_cards, lower_third, slate, trim_ms, refresh, by}` "
                "(`seq` is `rev`). The whole state on connect and on every change. On-air pages send "
                "`{\"type\": \"hello\", \"id\", \"page\", \"url\"}` on it so the desk lists them.",
 }
@@ -141,11 +141,6 @@ GRAPHICS_COMMANDS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "trim": ("Extra delay on top of the table's (never less).",
              {"seconds": {"type": "number", "minimum": 0, "maximum": graphics.MAX_TRIM_S}}, ["seconds"]),
     "refresh": ("Reload one open page (its id) or `all`.", {"page": TEXT}, []),
-    "display_name": ("Override: the name on air for a player (empty: back to the config's).",
-                     {"player": TEXT, "name": {"type": "string", "maxLength": graphics.MAX_NAME}}, ["player"]),
-    "chip_count": ("Override: chips counted at a break; holds until a later hand airs.",
-                   {"player": TEXT, "chips": {"type": "integer", "minimum": 0}}, ["player", "chips"]),
-    "clear_overrides": ("Drop every display override.", {}, []),
     "take": ("Apply a previewed batch as one change, all or nothing.",
              {"commands": {"type": "array", "minItems": 1, "maxItems": graphics.MAX_BATCH, "items": {"type": "object"}}},
              ["commands"]),
@@ -231,7 +226,8 @@ def render_markdown() -> str:
     out += ["## Graphics control", "",
             "`POST /api/v1/tables/{table}/graphics` (role graphics), applied at once on the `control` feed and audited "
             "with the person; `?preview=1` answers the state it would give without applying it. "
-            "`GET` the same path: the state and the open on-air pages. A malformed command gets HTTP 400 "
+            "`GET` the same path: the state and the open on-air pages. The desk's overrides (display names, chip "
+            "counts at a break) are the journal's correcting commands `display_name` and `chip_count` above. A malformed command gets HTTP 400 "
             "`{\"error\": \"bad_control\", \"field\", \"message\"}`. "
             "`GET /api/v1/tables/{table}/onair.json` and `onair.xml` (open like `public`): the delayed on-air data with "
             "the controls applied, for vMix, Ross and Viz. `GET /api/v1/tables/{table}/clock` (open): the Redis server's "
