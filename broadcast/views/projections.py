@@ -232,6 +232,11 @@ def public_view(
     view["results"] = _results(state, hole is not None)
     view["equity"] = _equities(state, hole, true_outs=feed == "commentary")
     view["tournament"] = _tournament(state, rules, ts)
+    camera = getattr(rules, "camera", None)
+    # "Playing blind" is announced at the table, so it may air; nothing else of the camera does.
+    blind = camera.for_hand(state.hand.number).blind if camera is not None and state.hand is not None else frozenset()
+    for row in view["seats"]:
+        row["playing_blind"] = row["seat"] in blind and row["dealt_in"]
     return view
 
 
