@@ -330,8 +330,11 @@ def action_commands(state: TableState, setup: Setup, action: str) -> list[dict]:
         betting = hand is not None and not hand.ended and max(hand.pk.bets) > 0
         return [{"type": "raise" if betting else "bet", "seat": seat, "amount": amount}]
     if verb == "sm" and len(words) in (2, 3):
-        if len(words) == 2 or words[2] == "-":
-            return []  # mucked (or "show what you have"): nothing new for the core
+        if len(words) == 2:  # "pN sm": mucked. A hand the core has not tabled is mucked there too.
+            live = hand is not None and not hand.ended and hand.to_show == seat and not hand.all_in_showdown()
+            return [{"type": "muck", "seat": seat}] if live else []
+        if words[2] == "-":
+            return []  # "show what you have": the core tables known cards by itself
         cards = _cards(words[2])
         if len(cards) != count or all(c == UNKNOWN for c in cards):
             return []

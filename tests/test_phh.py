@@ -241,12 +241,13 @@ def test_cards_first_seen_at_showdown_are_entered_when_tabled() -> None:
     assert result["finishing_stacks"] == [700, 900, 1400]
 
 
-def test_a_muck_of_unknown_cards_at_showdown_leaves_the_hand_unfinished() -> None:
+def test_a_muck_of_unknown_cards_at_showdown_is_the_muck_command_so_the_tabled_hand_wins() -> None:
     text = (NT.replace('"d dh p1 AsKs"', '"d dh p1 ????"').replace('"d dh p3 QdQc"', '"d dh p3 ????"')
             .replace('"p1 sm AsKs", "p3 sm QdQc"', '"p3 sm QdQc", "p1 sm"'))
     (hand,) = phh.loads(text)
-    with pytest.raises(phh.ReplayError, match=r"the core waits for the tabled cards of p1 \(seat 1\); the file mucks p1"):
-        phh.replay_hand(hand)
+    result = phh.replay_hand(hand)
+    stacks, start = result["finishing_stacks"], hand.fields["starting_stacks"]
+    assert stacks[2] > start[2] and stacks[0] < start[0], stacks  # p3 tabled and won; p1 mucked and lost
 
 
 def test_file_seats_are_used_when_they_go_round_the_table() -> None:
@@ -585,3 +586,19 @@ def test_timecodes_parse_back() -> None:
     assert phh.parse_timecode("20:14:03.250").isoformat() == "20:14:03.250000"
     assert phh.parse_timecode("Dwan") is None
     assert phh_write.timecode(1_700_000_000_250) == "22:13:20.250"
+
+
+def test_a_recorded_muck_at_showdown_is_the_muck_command_and_only_tabled_hands_win():
+    text = """variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [100, 200]
+min_bet = 200
+starting_stacks = [5000, 5000]
+actions = [
+  "d dh p1 ????", "d dh p2 ????", "p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Js", "p1 cc", "p2 cc",
+  "d db 3d", "p1 cbr 400", "p2 cc", "p1 sm", "p2 sm -",
+]
+"""
+    (hand,) = phh.loads(text)
+    result = phh.replay_hand(hand)
+    assert result["finishing_stacks"] == [4400, 5600]  # p1 mucked: p2 wins without showing
