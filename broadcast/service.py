@@ -25,7 +25,8 @@ from .compliance.config import ComplianceConfig
 from .compliance.dashboard import rep_view
 from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
-from .engine.commands import Act, KillHand, PushChips, StartHand, parse_command
+from .engine.commands import (Act, DealBoard, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards, StartHand,
+                              parse_command)
 from .engine.errors import BadCommand, Refusal
 from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
 from .engine.table import TableState, apply, rule
@@ -148,7 +149,7 @@ class TableCore:
 
     def _rule_on_table(self, data: Any, *, person: str, role: str, ts: int) -> tuple[tuple[Event, ...], TableState]:
         """The hand engine's ruling, with the TV-table rules around it (go-live gate, called
-        clock, HALT PLAY) when this table has them."""
+        clock, HALT PLAY, a hand-for-hand all-in held before the board) when this table has them."""
         command = parse_command(data, hole_card_count=self.state.hole_card_count)
         if not self.tv_rules:
             return rule(self.state, command)
@@ -156,6 +157,10 @@ class TableCore:
         before: tuple[Event, ...] = ()
         if isinstance(command, StartHand):
             compliance.check_deal_in(self.compliance, facts, self.rules)  # devices, logos, hand-for-hand
+        elif isinstance(command, (DealBoard, FourCardFlop, Muck)) or (isinstance(command, SetHoleCards) and role == "dealer"):
+            # Hand-for-hand: a called all-in waits for the TD (no hands turned up, no board). The
+            # secure room and the camera still record the cards: that reveals nothing at the table.
+            compliance.before_runout(self.compliance, facts)
         elif isinstance(command, (Act, PushChips)) and not getattr(command, "out_of_turn", False):
             before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role)
             if not compliance.action_allowed(before):
@@ -256,6 +261,17 @@ class TableCore:
         self._countdowns.add(asyncio.get_running_loop().create_task(run_out(), name=f"show countdown {self.table}"))
         self._countdowns = {t for t in self._countdowns if not t.done()}
 
+    async def close(self) -> None:
+        """Stop the called-clock timer and the refusal-to-show countdowns (the show is stopping).
+        Nothing is lost: ``open()`` re-arms both from the journal, and an expiry due meanwhile
+        is then submitted at once."""
+        tasks = {t for t in (self._clock_timer, *self._countdowns) if t is not None and not t.done()}
+        self._clock_timer, self._clock_key, self._countdowns = None, None, set()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+
     def awaiting_cards(self) -> tuple[int, ...]:
         """Seats whose tabled cards the dealer must enter (showdown with unknown cards)."""
         hand = self.state.hand
@@ -279,6 +295,8 @@ class TableCore:
             # The console holds a halted seat's action; it can still enter what happened.
             view["halt"] = list(compliance.hold(self.compliance, facts, self.rules))
             view["deal_blockers"] = [b.message for b in compliance.deal_in_blockers(self.compliance, facts, self.rules)]
+            # Hand-for-hand: the called all-in is held before the board until the TD releases it.
+            view["frozen"] = compliance.frozen(self.compliance, facts)
         return view
 
     async def follow_inbox(self) -> None:

@@ -121,7 +121,10 @@ class ShowRuntime:
         c = self.show.compliance
         return ComplianceConfig(halt_at=c.halt_at, hidden_camera=c.hidden_camera, organiser=c.organiser,
                                 approved_operators=c.approved_operators, forbidden_operators=c.forbidden_operators,
-                                unauthorised_satellites=c.unauthorised_satellites)
+                                unauthorised_satellites=c.unauthorised_satellites,
+                                clock_standard=(c.clock_seconds, c.clock_countdown),
+                                clock_short_levels=(c.short_level_clock_seconds, c.short_level_clock_countdown),
+                                short_level_minutes=c.short_level_minutes, clock_tie_ms=c.clock_tie_ms)
 
     def delay(self, table_id: str) -> float:
         return self.delay_override if self.delay_override is not None else self.show.table(table_id).delay
@@ -255,6 +258,9 @@ class ShowRuntime:
                 task.cancel()
             _, pending = await asyncio.wait(pending, timeout=0.5)
         self._tasks.clear()
+        for core in self.cores.values():
+            if isinstance(core, TableCore):  # its called-clock and refusal timers submit commands
+                await core.close()
         await self.hub.close_all()
         if self.redis is not None:
             await self.redis.aclose()

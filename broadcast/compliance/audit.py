@@ -99,6 +99,8 @@ def describe(event) -> tuple[str, str] | None:
             return f"hand-for-hand {'on' if e.on else 'off'}", ""
         case ev.HandForHandReleased():
             return f"hand-for-hand hand {e.round} released", ""
+        case ev.AllInReleased():
+            return f"hand-for-hand: called all-in of hand {e.hand} released", ""
         case ev.FieldDataSet():
             return f"field data: {e.entries:,} entries, {e.players_left:,} left", ""
         case PenaltyIssued():

@@ -29,6 +29,7 @@ from .commands import (
     CancelClock,
     EndBreak,
     ExpireClock,
+    ReleaseAllIn,
     PauseLevelClock,
     ResumeLevelClock,
     SetClockLevel,
@@ -39,6 +40,7 @@ from .commands import (
 from .config import ComplianceConfig
 from .errors import Blocker, need_role, need_text
 from .events import (
+    AllInReleased,
     BreakEnded,
     BreakStarted,
     ClockAnswered,
@@ -191,6 +193,7 @@ class LevelClock:
     released: int = 0  # hand-for-hand rounds the TD released
     dealt: int = 0  # hand-for-hand rounds this table dealt
     last_hand: int = 0
+    all_in_released: int = 0  # the hand whose called all-in the TD let this table play out
 
     @property
     def started(self) -> bool:
@@ -327,6 +330,32 @@ def hand_for_hand(lc: LevelClock, facts: TableFacts, cmd) -> HandForHandSet | Ha
     return HandForHandReleased(round=lc.released + 1, at_ms=cmd.at_ms, by=cmd.by, role=cmd.role)
 
 
+FROZEN = "hand-for-hand: a called all-in waits for the TD to release it"
+
+
+def all_in_frozen(lc: LevelClock, facts: TableFacts) -> bool:
+    """Rule "Called All-In": during hand-for-hand, once an all-in is called (a player still in
+    the hand is all-in and nobody is left to act) the rest of the hand is frozen: no hands
+    turned up, no board, until every other table has finished the hand and the TD releases it."""
+    return (lc.hand_for_hand and facts.in_hand and facts.all_in and facts.actor is None
+            and lc.all_in_released != facts.hand)
+
+
+def check_frozen(lc: LevelClock, facts: TableFacts) -> None:
+    """Refuse the dealer's showdown and board while this table's called all-in is frozen."""
+    if all_in_frozen(lc, facts):
+        raise IllegalAction(FROZEN, field="type")
+
+
+def release_all_in(lc: LevelClock, facts: TableFacts, cmd: ReleaseAllIn) -> AllInReleased:
+    """The TD (the floor) tells the all-in table to complete its hand."""
+    need_role(cmd.role, ("td",), "release a called all-in")
+    if not all_in_frozen(lc, facts):
+        raise IllegalAction("no called all-in is waiting at this table" if lc.hand_for_hand else "hand-for-hand is off",
+                            field="type")
+    return AllInReleased(hand=facts.hand, at_ms=cmd.at_ms, by=cmd.by, role=cmd.role)
+
+
 def hand_for_hand_gate(lc: LevelClock) -> Blocker | None:
     """During hand-for-hand the table deals only a hand the TD has released."""
     if lc.hand_for_hand and lc.released <= lc.dealt:
@@ -343,6 +372,8 @@ def apply_level_clock(lc: LevelClock, event) -> LevelClock:
         return replace(lc, hand_for_hand=event.on, released=0, dealt=0)
     if isinstance(event, HandForHandReleased):
         return replace(lc, released=event.round)
+    if isinstance(event, AllInReleased):
+        return replace(lc, all_in_released=event.hand)
     return lc
 
 

@@ -249,6 +249,11 @@ class ReleaseHandForHand(Cmd):
     pass
 
 
+@dataclass(frozen=True)
+class ReleaseAllIn(Cmd):
+    pass
+
+
 # field data
 @dataclass(frozen=True)
 class SetFieldData(Cmd):
@@ -417,6 +422,7 @@ SPECS: dict[str, tuple[type, dict[str, Callable[[Any, str], Any]], tuple[str, ..
     "break_end": (EndBreak, {}, ()),
     "hand_for_hand": (SetHandForHand, {"on": _bool}, ("on",)),
     "hand_for_hand_release": (ReleaseHandForHand, {}, ()),
+    "release_all_in": (ReleaseAllIn, {}, ()),
     "field_data": (SetFieldData, {"entries": _int(0), "players_left": _int(0), "chips_in_play": _int(0),
                                   "prize_pool": _int(0), "payouts": _payouts, "wearers": _pairs,
                                   "csv": _text(False, 200_000)}, ()),
@@ -428,7 +434,7 @@ Command = (SurrenderDevices | ReturnDevices | OverrideDeviceGate | ReportDevice 
            | CheckIn | OpenDealTalk | ReportDeal | CloseDealTalk | InspectLogos | DeclareSponsor | StartEvent
            | StartFinalTable | DecideLogoKeepers | HighCardDraw | CallClock | ExpireClock | CancelClock
            | StartLevelClock | PauseLevelClock | ResumeLevelClock | AdjustLevelClock | SetClockLevel | StartBreak
-           | EndBreak | SetHandForHand | ReleaseHandForHand | SetFieldData)
+           | EndBreak | SetHandForHand | ReleaseHandForHand | ReleaseAllIn | SetFieldData)
 
 
 def parse_command(data: Any, *, by: str, role: str, at_ms: int) -> Command:

@@ -14,7 +14,7 @@ from . import branding, clock
 from .alerts import open_alerts
 from .config import ComplianceConfig
 from .facts import TableFacts
-from .state import ComplianceState, deal_in_blockers, hold
+from .state import ComplianceState, deal_in_blockers, frozen, hold
 from .violations import TD_ONLY_KINDS, VIOLATIONS
 
 
@@ -73,7 +73,7 @@ def rep_view(state: ComplianceState, facts: TableFacts, config: ComplianceConfig
         if state.conduct.deal_talk else None,
         "clock": clock.read_level_clock(state.level_clock, facts.level_minutes, now_ms).to_dict(),
         "hand_for_hand": {"on": state.level_clock.hand_for_hand, "released": state.level_clock.released,
-                          "dealt": state.level_clock.dealt},
+                          "dealt": state.level_clock.dealt, "all_in_frozen": frozen(state, facts)},
         "field": field_view(state.field),
         "called_clock": clock.read_called_clock(called, now_ms).to_dict() if called else None,
         "audit": [e.to_dict() for e in state.audit[-50:]],

@@ -368,6 +368,15 @@ class HandForHandReleased(Decision):
     round: int
 
 
+@dataclass(frozen=True)
+class AllInReleased(Decision):
+    """Hand-for-hand, rule "Called All-In": every other table has finished the hand, and the
+    floor tells this table to complete its called all-in (turn the hands up, deal the board)."""
+
+    type: ClassVar[str] = "AllInReleased"
+    hand: int
+
+
 # -- field data -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Payout:
@@ -405,7 +414,7 @@ COMPLIANCE_EVENTS: tuple[type[Event], ...] = (
     LogosInspected, SponsorDeclared, EventStarted, FinalTableStarted, LogoKeepersDecided,
     ClockCalled, ClockAnswered, ClockExpired, ClockCancelled,
     LevelClockStarted, LevelClockPaused, LevelClockResumed, LevelClockAdjusted, LevelClockLevelSet,
-    BreakStarted, BreakEnded, HandForHandSet, HandForHandReleased,
+    BreakStarted, BreakEnded, HandForHandSet, HandForHandReleased, AllInReleased,
     FieldDataSet, AlertAcknowledged,
 )
 EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in COMPLIANCE_EVENTS}

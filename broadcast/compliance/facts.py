@@ -30,6 +30,7 @@ class TableFacts:
     killed: tuple[int, ...] = ()  # seats whose hand is dead (a missed-hand penalty, a clock)
     actor: int | None = None  # whose turn it is
     actions: int = 0  # betting actions already taken this hand
+    all_in: bool = False  # a player still in the hand is all-in (every hand will be turned up)
     level: int = 1
     level_minutes: tuple[int, ...] = ()  # the structure: minutes per level
     ledger: Ledger = Ledger()
@@ -71,5 +72,6 @@ def facts_from_table(state) -> TableFacts:  # state: broadcast.engine.table.Tabl
             killed=tuple(sorted(state.killed)),
             actor=hand.actor if in_hand else None,
             actions=len(hand.actions_in_turn()),
+            all_in=in_hand and hand.all_in_showdown(),
         )
     return TableFacts(**facts)

@@ -10,6 +10,7 @@ The core also calls three hooks around the table's own ``decide``:
 * ``deal_in_blockers`` / ``check_deal_in`` before ``StartHand`` (the go-live gate:
   devices, branding, hand-for-hand), and ``seating_blockers`` when a player is seated;
 * ``before_action`` before a betting action is taken (a called clock, HALT PLAY);
+* ``before_runout`` before tabled cards or the board (a called all-in frozen for hand-for-hand);
 * ``after_table`` after the table's events are applied (HALT PLAY due for the actor).
 
 Pure: no clock, randomness or I/O; times arrive in the commands as ``at_ms``.
@@ -117,6 +118,8 @@ def decide(state: ComplianceState, command: c.Command, facts: TableFacts,
             return (clock.level_clock(state.level_clock, facts.level_minutes, cmd),)
         case c.SetHandForHand() | c.ReleaseHandForHand():
             return (clock.hand_for_hand(state.level_clock, facts, cmd),)
+        case c.ReleaseAllIn():
+            return (clock.release_all_in(state.level_clock, facts, cmd),)
         case c.SetFieldData():
             return (field.set_field_data(cmd),)
     raise BadCommand(f"unknown command {type(cmd).__name__}", field="type")
@@ -167,6 +170,18 @@ def before_action(state: ComplianceState, facts: TableFacts, config: ComplianceC
     if any(isinstance(e, ClockExpired) for e in timed):
         return timed
     return timed + camera.action_entered(state.camera, state.violations, facts, config, seat, at_ms, by=by, role=role)
+
+
+def before_runout(state: ComplianceState, facts: TableFacts) -> None:
+    """Called before the dealer plays out a hand with nobody left to act (tabled cards, a muck,
+    board cards): refused (``IllegalAction`` naming ``type``) while a called all-in is frozen
+    for hand-for-hand."""
+    clock.check_frozen(state.level_clock, facts)
+
+
+def frozen(state: ComplianceState, facts: TableFacts) -> bool:
+    """Hand-for-hand: this table's called all-in waits for the TD (console and rep show the hold)."""
+    return clock.all_in_frozen(state.level_clock, facts)
 
 
 def action_allowed(events: tuple[Event, ...]) -> bool:

@@ -169,6 +169,46 @@ def test_hand_for_hand_deals_only_hands_the_td_released():
     check_deal_in(desk.state, desk.facts)
 
 
+def test_hand_for_hand_a_called_all_in_is_frozen_until_the_td_releases_it():
+    """ "During hand-for-hand play, when a Dealer has a called all-in at their table, they are instructed to freeze
+    all action remaining at that table ... At that point, Floor Personnel will attend the All-In table and instruct
+    them to complete the hand." """
+    from dataclasses import replace
+
+    from broadcast.compliance.events import AllInReleased
+    from broadcast.compliance.state import before_runout, frozen
+
+    desk = Desk(table_facts(2))
+    desk.do("hand_for_hand", role="td", on=True)
+    desk.do("hand_for_hand_release", role="td")
+    desk.deal(hand=7, actor=1)
+    desk.facts = replace(desk.facts, actor=None)
+    before_runout(desk.state, desk.facts)  # no all-in: the board comes as usual
+    desk.facts = replace(desk.facts, all_in=True, actor=2)
+    assert not frozen(desk.state, desk.facts), "the all-in is not called yet: seat 2 is still to act"
+    desk.facts = replace(desk.facts, actor=None)  # called: nobody is left to act
+    assert frozen(desk.state, desk.facts)
+    with pytest.raises(IllegalAction) as err:
+        before_runout(desk.state, desk.facts)
+    assert err.value.field == "type" and err.value.reason == "hand-for-hand: a called all-in waits for the TD to release it"
+    with pytest.raises(NotAllowed):
+        desk.do("release_all_in", role="rep")  # the floor's call, made by the TD
+    (released,) = desk.do("release_all_in", role="td", at=5_000)
+    assert isinstance(released, AllInReleased) and released.hand == 7 and released.by == "Olivier Marchand"
+    assert not frozen(desk.state, desk.facts)
+    before_runout(desk.state, desk.facts)  # released for the whole hand: showdown, flop, turn and river
+    assert desk.state.audit[-1].what == "hand-for-hand: called all-in of hand 7 released"
+    with pytest.raises(IllegalAction, match="no called all-in is waiting"):
+        desk.do("release_all_in", role="td")
+    # The next hand's all-in is frozen again; with hand-for-hand off nothing is held.
+    desk.facts = replace(desk.facts, hand=8)
+    assert frozen(desk.state, desk.facts)
+    desk.do("hand_for_hand", role="td", on=False)
+    assert not frozen(desk.state, desk.facts)
+    with pytest.raises(IllegalAction, match="hand-for-hand is off"):
+        desk.do("release_all_in", role="td")
+
+
 def test_the_on_air_clock_is_the_servers_time_minus_the_delay():
     desk = Desk(table_facts(3, minutes=(30, 30)))
     desk.do("level_clock_start", role="td", at=1_000_000)

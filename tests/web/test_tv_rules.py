@@ -248,3 +248,100 @@ async def test_a_clock_called_before_a_restart_still_runs_out(tv):
     assert not core.state.hand.in_hand(actor)
     kinds = [r.event["type"] for r in await core.journal.load()]
     assert kinds[kinds.index("ClockExpired") + 1] == "HandKilled"
+
+
+async def called_all_in(s, server):
+    """Hand-for-hand on and a hand released; the first to act moves all in, the next calls, the rest fold."""
+    await clear_all(s, server)
+    assert (await post(s, server, {"type": "hand_for_hand", "on": True}, "td"))[0] == 200
+    assert (await post(s, server, {"type": "hand_for_hand_release"}, "td"))[0] == 200
+    assert (await post(s, server, {"type": "start_hand", "button": 1}))[0] == 200
+    for seat in server.core.state.hand.seats:
+        assert (await post(s, server, {"type": "cards_shown", "seat": seat, "source": "rep"}, "rep"))[0] == 200
+    action = "allin"
+    while (actor := server.core.state.hand.actor) is not None:
+        status, body = await post(s, server, {"type": action, "seat": actor})
+        assert status == 200, body
+        action = "call" if action == "allin" else "fold"
+
+
+async def test_hand_for_hand_a_called_all_in_waits_for_the_td_to_release_it(tv):
+    """ "During hand-for-hand play, when a Dealer has a called all-in at their table, they are instructed to freeze
+    all action remaining at that table, including asking the players to not reveal their hands ... Floor Personnel
+    will attend the All-In table and instruct them to complete the hand." """
+    frozen = "hand-for-hand: a called all-in waits for the TD to release it"
+    async with aiohttp.ClientSession() as s:
+        await called_all_in(s, tv)
+        waiting = tv.core.awaiting_cards()
+        assert len(waiting) == 2, "the all-in and the caller turn their hands up next"
+        live = await view(s, tv, "live", "dealer")
+        assert live["frozen"] is True
+        rep = await view(s, tv, "compliance", "td")
+        assert rep["hand_for_hand"]["all_in_frozen"] is True
+        for command in ({"type": "hole_cards", "seat": waiting[0], "cards": ["As", "Kd"]},
+                        {"type": "board", "cards": ["2c", "7d", "9h"]},
+                        {"type": "four_card_flop", "cards": ["2c", "7d", "9h", "Js"]}):
+            status, body = await post(s, tv, command)
+            assert status == 422 and body["field"] == "type" and body["message"] == frozen, (command, body)
+        assert tv.core.awaiting_cards() == waiting and tv.core.state.hand.board == ()
+        assert (await post(s, tv, {"type": "release_all_in"}, "dealer"))[0] == 403, "the dealer may not release it"
+        status, body = await post(s, tv, {"type": "release_all_in"}, "td")
+        assert status == 200, body
+        assert (await view(s, tv, "live", "dealer"))["frozen"] is False
+        for seat, cards in zip(waiting, (["As", "Kd"], ["Qc", "Qd"])):
+            status, body = await post(s, tv, {"type": "hole_cards", "seat": seat, "cards": cards})
+            assert status == 200, body
+        for cards in (["2c", "7d", "9h"], ["Js"], ["3s"]):  # released for the rest of the hand
+            status, body = await post(s, tv, {"type": "board", "cards": cards})
+            assert status == 200, body
+        assert tv.core.state.hand.ended
+        rep = await view(s, tv, "compliance", "td")
+        assert any(a["what"] == f"hand-for-hand: called all-in of hand {tv.core.state.hand_no} released"
+                   and a["by"] == "Td Person" and a["role"] == "td" for a in rep["audit"])
+        kinds = [r.event["type"] for r in await tv.core.journal.load()]
+        assert kinds.count("AllInReleased") == 1 and kinds.index("AllInReleased") < kinds.index("BoardDealt")
+
+
+async def test_without_hand_for_hand_a_called_all_in_runs_out_at_once(tv):
+    async with aiohttp.ClientSession() as s:
+        await called_all_in(s, tv)
+        assert (await post(s, tv, {"type": "hand_for_hand", "on": False}, "td"))[0] == 200
+        assert (await view(s, tv, "live", "dealer"))["frozen"] is False
+        seat = tv.core.awaiting_cards()[0]
+        status, body = await post(s, tv, {"type": "hole_cards", "seat": seat, "cards": ["As", "Kd"]})
+        assert status == 200, body
+        status, body = await post(s, tv, {"type": "release_all_in"}, "td")
+        assert status == 422 and body["field"] == "type" and body["message"] == "hand-for-hand is off"
+
+
+def test_the_show_files_clock_allowance_reaches_the_compliance_rules(tmp_path):
+    from broadcast.settings import parse_show
+    from broadcast.show import ShowRuntime
+    from tests.conftest import show_toml
+
+    show = parse_show(show_toml("tv") + "[compliance]\nclock_seconds = 40\nclock_countdown = 8\n"
+                      "short_level_clock_seconds = 3\nshort_level_clock_countdown = 1\nshort_level_minutes = 30\n"
+                      "clock_tie_ms = 250\n")
+    rules = ShowRuntime(show, tmp_path / "var", environ={}).rules
+    assert (rules.clock_standard, rules.clock_short_levels) == ((40, 8), (3, 1))
+    assert (rules.short_level_minutes, rules.clock_tie_ms) == (30, 250)
+    default = ShowRuntime(parse_show(show_toml("tv")), tmp_path / "var2", environ={}).rules
+    assert (default.clock_standard, default.clock_short_levels, default.clock_tie_ms) == ((50, 10), (25, 5), 1000)
+
+
+async def test_stopping_the_show_cancels_the_called_clock_and_refusal_countdowns(tv):
+    import asyncio
+
+    from broadcast.engine.events import ShowCountdownStarted
+
+    async with aiohttp.ClientSession() as s:
+        await deal_with_clock(s, tv, seconds=30, countdown=5)
+    core = tv.core
+    clock_timer = core._clock_timer
+    core._count_down(ShowCountdownStarted(hand=core.state.hand_no, seat=1), core.ts + 60_000, core.state.seq)
+    countdowns = set(core._countdowns)
+    assert clock_timer is not None and not clock_timer.done() and countdowns
+    await tv.runtime.stop()
+    assert clock_timer.cancelled() and all(t.cancelled() for t in countdowns)
+    assert core._clock_timer is None and not core._countdowns
+    await asyncio.sleep(0.05)
