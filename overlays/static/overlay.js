@@ -69,6 +69,10 @@ function playerRow(view, seat, winners) {
 
   const hole = el("div", "hole");
   if (view.hand !== null && seat.dealt_in) hole.append(...(seat.hole_cards || []).map((c) => card(`seat${seat.seat}`, c)));
+  if (seat.playing_blind && !over && (seat.hole_cards || []).every((c) => c === "??")) {
+    hole.classList.add("blind");
+    hole.append(el("span", "blind-label", "Playing blind"));
+  }
 
   const info = el("div", "info");
   const nameLine = el("div", "name-line");

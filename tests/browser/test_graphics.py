@@ -361,6 +361,7 @@ async def test_the_on_air_clocks_run_on_server_time_minus_the_delay(show, browse
         page, errors = await open_overlay(browser, show)
         await compliance(s, show, "td", {"type": "level_clock_start", "level": 1, "remaining_ms": 600_000})
         await dealer.send({"type": "start_hand", "button": 1})
+        await compliance(s, show, "rep", {"type": "declare_blind", "seat": 2})
         await compliance(s, show, "rep", {"type": "call_clock", "seat": 4, "approved_by": "Floor Fay"})
         await page.wait_for_function("window.tvtable.last && window.tvtable.last.tournament.called_clock", timeout=10_000)
         started = await page.evaluate("""window.tvtable.history.map((h) => h.view)
@@ -383,6 +384,9 @@ async def test_the_on_air_clocks_run_on_server_time_minus_the_delay(show, browse
         called = await page.inner_text("#called-clock")
         assert called.upper().startswith("CLOCK · SEAT 4 · ")
         assert 0 < int(called.rsplit("·", 1)[1]) <= 30  # 25 s, then a 5 s countdown
+        # Bo declared he plays blind: announced at the table, so it airs (with the delay).
+        assert await page.inner_text('.player[data-seat="2"] .blind-label') == "PLAYING BLIND"
+        assert await page.locator(".blind-label").count() == 1
         await inside_the_frame(page)
         await screenshot(page, "clocks.png")
         assert errors == []
