@@ -170,3 +170,15 @@ def test_every_graphics_command_has_a_schema_that_its_sample_meets():
         command = {"type": kind, **body}
         jsonschema.validate(command, graphics_schema(kind))
         run(command)  # and the desk accepts it
+
+
+def test_refresh_requests_for_pages_long_gone_do_not_grow_the_state():
+    s = ControlState()
+    for i in range(200):
+        s = apply_command(s, {"type": "refresh", "page": f"page-{i}"}, ROSTER, by="Gail")
+    s = apply_command(s, {"type": "refresh"}, ROSTER, by="Gail")
+    pages = s.to_dict()["refresh"]
+    assert len(pages) == g.MAX_REFRESH_KEYS and pages["all"] == 1 and "page-199" in pages and "page-0" not in pages
+    with pytest.raises(BadControl) as exc:
+        run({"type": "refresh", "page": "<script>"})
+    assert exc.value.field == "page"

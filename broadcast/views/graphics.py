@@ -99,7 +99,7 @@ def from_dict(data: Mapping[str, Any]) -> ControlState:
         lower_third=LowerThird(lt["title"], lt.get("text", ""), lt.get("player", "")) if lt else None,
         slate=data.get("slate"),
         trim_ms=int(data.get("trim_ms", 0)),
-        refresh=tuple(sorted((str(k), int(v)) for k, v in (data.get("refresh") or {}).items())),
+        refresh=tuple((str(k), int(v)) for k, v in (data.get("refresh") or {}).items()),  # in the order first asked
         by=str(data.get("by", "")),
     )
 
@@ -162,10 +162,17 @@ def _lower_third(data: Mapping[str, Any], roster: Roster) -> LowerThird:
     return LowerThird(title, text, pid)
 
 
+MAX_REFRESH_KEYS = 64  # pages come and go; the state must not grow with every page ever opened
+
+
 def _bump(pairs: tuple[tuple[str, int], ...], key: str) -> tuple[tuple[str, int], ...]:
     counts = dict(pairs)
     counts[key] = counts.get(key, 0) + 1
-    return tuple(sorted(counts.items()))
+    # Keep "all", this page and the pages asked about most lately (dropped first: the first asked).
+    others = [k for k in counts if k not in ("all", key)]
+    for stale in others[: max(0, len(counts) - MAX_REFRESH_KEYS)]:
+        del counts[stale]
+    return tuple(counts.items())
 
 
 def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
@@ -206,7 +213,7 @@ def _one(state: ControlState, data: Any, roster: Roster) -> ControlState:
         return replace(state, trim_ms=int(round(seconds * 1000)))
     if kind == "refresh":
         page = data.get("page", "all")
-        if not isinstance(page, str) or not page or len(page) > 64:
+        if not isinstance(page, str) or not 0 < len(page) <= 64 or not all(c.isalnum() or c in "-_" for c in page):
             raise BadControl("page must be the id of an open page, or \"all\"", field="page")
         return replace(state, refresh=_bump(state.refresh, page))
     # take: the preview's batch, all or nothing.
