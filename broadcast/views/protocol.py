@@ -111,7 +111,8 @@ FEED_MESSAGE = {
 }
 
 FEEDS = {
-    "public": "On air, delayed by D. Hole cards only once their hand ended live. `tournament` carries the extra graphics' "
+    "public": "On air, delayed by D. Hole cards only once their hand ended live; each seat's `playing_blind` when declared. "
+              "`tournament` carries the extra graphics' "
               "data from the same cut: entries, players left, chips in play, prize pool, `payouts`, `eliminated` (place, "
               "prize, eliminated by), `deals`, and the `clock` and `called_clock` as they read at the view's `ts`.",
     "commentary": "The public view plus `history` (the hand's actions), delayed.",
