@@ -2,6 +2,7 @@
 // dealer can always enter what physically happened; the engine rules on it. The live
 // feed never carries a hole card, so this page never holds one.
 import { actionText, cardEl, chips, follow } from "./cards.js";
+import { calledReading, ticker } from "./tournament.js";
 
 const root = document.getElementById("console");
 const table = root.dataset.table;
@@ -51,6 +52,15 @@ function renderBanner(v) {
     main = `Hand ${v.hand} complete`;
     sub = Object.entries(winners(v)).map(([seat, amount]) => `${seatName(v, Number(seat))} wins ${chips(amount)}`).join(" · ")
       || "Start the next hand when the cards are in the air.";
+  } else if (v.frozen) {
+    // Hand-for-hand, rule "Called All-In": nothing more happens until the TD releases the hand.
+    kind = "hold";
+    main = "Called all-in: hold the hand";
+    sub = "Hand-for-hand: hands stay face down, no board, until the TD releases it.";
+  } else if (v.legal && (v.halt || []).includes(v.legal.seat)) {
+    kind = "hold";
+    main = `HALT PLAY · Seat ${v.legal.seat} · ${seatName(v, v.legal.seat)}`;
+    sub = "Hold the action: the cards were not shown to the camera. Enter what happens anyway.";
   } else if (v.legal) {
     kind = "turn";
     const l = v.legal;
@@ -76,6 +86,21 @@ function renderBanner(v) {
   $("banner-main").textContent = main;
   $("banner-sub").textContent = sub;
 }
+
+// The called clock counts down from the server's reading (Redis TIME) in the view, plus the
+// time since it arrived on this PC's monotonic clock: never from the PC's wall clock.
+function renderCalled(v, elapsed) {
+  const reading = v.hand_complete ? null : calledReading(v.called_clock, elapsed);
+  $("called").hidden = !reading;
+  if (!reading) return;
+  $("called").className = `fact called ${reading.phase}`;
+  $("called-seat").textContent = `Seat ${reading.seat}`;
+  $("called-left").textContent = reading.phase === "expired" ? "time"
+    : `${reading.phase === "countdown" ? "countdown " : ""}${Math.ceil(reading.left / 1000)} s`;
+}
+
+const tickClock = ticker(renderCalled);
+let clockView = null; // the view the clock counts from: a re-render of the same view must not restart it
 
 function renderFacts(v) {
   $("hand").textContent = v.hand ?? "–";
@@ -171,7 +196,9 @@ function renderControls(v) {
   const on = {
     fold: mine && legal.fold, check: mine && legal.check, call: mine && Boolean(legal.call),
     bet: mine && Boolean(legal.bet), raise: mine && Boolean(legal.raise), allin: mine,
-    board: v.needs_board > 0, four_card_flop: v.needs_board === 3, hole_cards: (v.awaiting_cards || []).length > 0,
+    // A hand-for-hand all-in frozen for the TD: nothing is lit until it is released.
+    board: !v.frozen && v.needs_board > 0, four_card_flop: !v.frozen && v.needs_board === 3,
+    hole_cards: !v.frozen && (v.awaiting_cards || []).length > 0,
     start_hand: v.hand === null || v.hand_complete, undo: v.hand !== null && !v.hand_complete,
   };
   for (const btn of document.querySelectorAll("button[data-cmd]")) {
@@ -200,6 +227,7 @@ function render(v) {
   view = v;
   renderBanner(v);
   renderFacts(v);
+  if (v !== clockView) { clockView = v; tickClock(v); }
   renderSeats(v);
   renderRulings(v);
   if (canAct) renderControls(v);

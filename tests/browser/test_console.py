@@ -167,3 +167,78 @@ async def test_console_enters_a_four_card_flop_the_burn_the_floor_drew_and_a_pla
     live = await dealer.live()
     assert live["board"] == ["Ah", "Kd", "2s"]
     await context.close()
+
+
+async def test_console_shows_halt_play_the_called_clock_on_server_time_and_a_frozen_all_in(browser, tmp_path):
+    """The dealer holds a seat under HALT PLAY, watches the called clock count down (from the server's reading, not
+    this PC's clock) and holds a hand-for-hand called all-in until the TD releases it."""
+    import aiohttp
+
+    from tests.browser.test_rep import api, login, wait_text
+    from tests.conftest import start_show
+    from tests.browser.conftest import stop_show
+
+    server, runner = await start_show(tmp_path, delay=2, tv_rules=True)
+    try:
+        errors: list[str] = []
+        frames: list[tuple[str, str]] = []
+        context, page = await login(browser, server, "dealer", frames, errors)
+        await page.clock.set_fixed_time("2020-01-01T08:00:00")  # a PC clock years off: the countdown must not care
+        await page.wait_for_url("**/console**")
+        await page.wait_for_selector('body[data-feed="up"]')
+        assert await page.is_hidden("#called")
+        async with aiohttp.ClientSession() as s:
+            for seat, player in ((1, "p-ann"), (2, "p-bo"), (3, "p-cy"), (4, "p-di")):
+                await api(s, server, {"type": "surrender_devices", "player": player, "items": []}, "rep")
+                await api(s, server, {"type": "inspect_logos", "player": player, "logos": []}, "rep")
+            await api(s, server, {"type": "hand_for_hand", "on": True}, "td")
+            await api(s, server, {"type": "hand_for_hand_release"}, "td")
+            await api(s, server, {"type": "start_hand", "button": 1}, "dealer")
+            for seat, cards in HOLE.items():
+                await api(s, server, {"type": "hole_cards", "seat": seat, "cards": cards}, "secure")
+            actor = server.core.state.hand.actor
+            name = next(p.name for p in server.core.state.seats if p.seat == actor)
+            await banner(page, f"HALT PLAY · Seat {actor} · {name}")
+            assert "cards were not shown to the camera" in await page.inner_text("#banner-sub")
+            for seat in HOLE:
+                await api(s, server, {"type": "cards_shown", "seat": seat, "source": "rep"}, "rep")
+            await banner(page, f"Seat {actor} · {name} to act")
+
+            # The floor approves a call for the clock, sped up for stalling: 20 s then a 3 s countdown.
+            await api(s, server, {"type": "call_clock", "seat": actor, "seconds": 20, "countdown": 3,
+                                  "reason": "deliberate stalling"}, "td")
+            await wait_text(page, "#called-seat", f"Seat {actor}")
+            first = int((await page.inner_text("#called-left")).split()[0])
+            assert 18 <= first <= 20
+            await page.wait_for_timeout(2_300)
+            later = int((await page.inner_text("#called-left")).split()[0])
+            assert first - 3 <= later <= first - 1, (first, later)
+            DOCS.mkdir(exist_ok=True)
+            await page.screenshot(path=str(DOCS / "screenshots" / "console-clock.png"))
+
+            # The player acts in time: the clock goes; an all-in is called and frozen for hand-for-hand.
+            action = "allin"
+            while (seat := server.core.state.hand.actor) is not None:
+                await api(s, server, {"type": action, "seat": seat}, "dealer")
+                action = "call" if action == "allin" else "fold"
+            await page.wait_for_selector("#called", state="hidden")
+            await banner(page, "Called all-in: hold the hand")
+            assert "until the TD releases it" in await page.inner_text("#banner-sub")
+            assert await page.locator("#board-btn.legal").count() == 0, "nothing to deal is lit while frozen"
+            await page.screenshot(path=str(DOCS / "screenshots" / "console-frozen.png"))
+            await api(s, server, {"type": "release_all_in"}, "td")
+            # The secure room knows every card, so the hands are up at once: the board comes next.
+            assert server.core.awaiting_cards() == () and server.core.state.hand.needs_board() == 3
+            await banner(page, "Deal the flop")
+            await page.wait_for_selector("#board-btn.legal")
+        # Neither the page nor any message it received holds a hole card, frozen or not.
+        text, html = await page.inner_text("body"), await page.content()
+        for card in (c for cards in HOLE.values() for c in cards):
+            for form in shown_forms(card):
+                assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", text), form
+                assert f'"{form}"' not in html and f">{form}<" not in html, form
+                assert not any(f'"{form}"' in payload for _, payload in frames), form
+        assert errors == []
+        await context.close()
+    finally:
+        await stop_show(server, runner)
