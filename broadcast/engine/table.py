@@ -393,6 +393,8 @@ def positions(live: list[int], last_sb: int | None, last_bb: int | None,
         return button, sb_seat, _next(sb_seat, live), live
     button, sb_seat = last_sb if last_sb is not None else last_bb, last_bb
     dealt = [n for n in live if not _between(n, button, sb_seat)]
+    if len(dealt) < 2:  # one player left and one new: there is no "between" heads-up
+        dealt = live
     bb_seat = _next(last_bb, dealt)
     if len(dealt) == 2:
         other = next(n for n in dealt if n != bb_seat)

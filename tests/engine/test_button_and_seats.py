@@ -232,3 +232,12 @@ def test_a_chip_count_at_the_break_replaces_the_recorded_stack_as_a_correcting_e
 def test_a_display_name_changes_the_name_on_air_but_not_the_stable_id():
     s = run(table(), {"type": "display_name", "player": "p1", "name": "Ann \u201cThe Hammer\u201d Lee"})
     assert s.seat(1).name == "Ann \u201cThe Hammer\u201d Lee" and s.seat(1).player == "p1"
+
+
+def test_a_late_entry_facing_a_lone_player_is_dealt_in_heads_up_at_once():
+    s = run(table((20000,) * 3, seats=[1, 3, 5]), {"type": "start_hand", "button": 1})  # SB 3, BB 5
+    s = fold_around(s)
+    s = bust(bust(s, 3), 5)
+    s = run(s, {"type": "seat_player", "seat": 2, "player": "late", "name": "Late Larry", "stack": 20000})
+    s = run(s, {"type": "start_hand"})  # seat 2 sits "between" the old blinds, but nobody else is left
+    assert sorted(s.hand.seats) == [1, 2] and s.hand.button == s.hand.small_blind_seat
