@@ -23,6 +23,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from aiohttp import WSMsgType, web
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..engine.errors import Refusal
 from ..store import keys
@@ -270,10 +272,18 @@ async def control_feed(request: web.Request, table: str, who: str) -> web.WebSoc
 
 
 async def follow(runtime: Any, table: str) -> None:
-    """Read the control stream with XREAD (every server needs every change) into the hub."""
-    last = "$"
+    """Read the control stream with XREAD (every server needs every change) into the hub.
+    If Redis goes away it keeps trying, from where it was: pages keep the last state meanwhile."""
+    last, wait = "$", 0.5
     while True:
-        reply = await runtime.redis.xread({keys.control(table): last}, block=1000, count=100)
+        try:
+            reply = await runtime.redis.xread({keys.control(table): last}, block=1000, count=100)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            log.warning("control stream of table %s: %s; trying again in %.1f s", table, exc, wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 8.0)
+            continue
+        wait = 0.5
         for _, entries in reply or []:
             for entry_id, fields in entries:
                 last = entry_id.decode()
