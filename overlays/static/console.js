@@ -2,7 +2,7 @@
 // dealer can always enter what physically happened; the engine rules on it. The live
 // feed never carries a hole card, so this page never holds one.
 import { actionText, cardEl, chips, follow } from "./cards.js";
-import { calledReading, ticker } from "./tournament.js";
+import { renderCalled, ticker } from "./tournament.js";
 
 const root = document.getElementById("console");
 const table = root.dataset.table;
@@ -89,17 +89,7 @@ function renderBanner(v) {
 
 // The called clock counts down from the server's reading (Redis TIME) in the view, plus the
 // time since it arrived on this PC's monotonic clock: never from the PC's wall clock.
-function renderCalled(v, elapsed) {
-  const reading = v.hand_complete ? null : calledReading(v.called_clock, elapsed);
-  $("called").hidden = !reading;
-  if (!reading) return;
-  $("called").className = `fact called ${reading.phase}`;
-  $("called-seat").textContent = `Seat ${reading.seat}`;
-  $("called-left").textContent = reading.phase === "expired" ? "time"
-    : `${reading.phase === "countdown" ? "countdown " : ""}${Math.ceil(reading.left / 1000)} s`;
-}
-
-const tickClock = ticker(renderCalled);
+const tickClock = ticker((v, elapsed) => renderCalled(v.hand_complete ? null : v.called_clock, elapsed));
 let clockView = null; // the view the clock counts from: a re-render of the same view must not restart it
 
 function renderFacts(v) {
