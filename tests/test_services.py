@@ -187,3 +187,39 @@ async def test_a_releaser_fails_over_when_its_holder_dies_without_releasing_earl
         await standby_redis.aclose()
         await core.stop()
         await asyncio.to_thread(server.stop)
+
+
+async def test_a_capture_pc_reads_cards_into_the_core_under_the_cardcam_user(tmp_path):
+    """``serve --services cardcam``: the camera worker reads a folder camera and posts to the
+    inbox as tvt-cardcam, which may add to the inbox and nothing more."""
+    from tests.cardcam.test_worker import card_words, hole, write_folder
+
+    acl = AclRedis(tmp_path, parse_show(show_toml("tv"))).start()
+    folder = write_folder(tmp_path / "s4", ("Th", "6d"))
+    text = tls_show_toml(show_toml("tv", delay=1), acl.certs, acl.url) + "\n".join([
+        "[cardcam]", "k = 3", "n = 5", "[[cameras]]", 'id = "s4"', f'source = "folder:{folder}"', "seat = 4", "fps = 15",
+        "loop = true", ""])
+    show = parse_show(text)
+    core = ShowRuntime(show, tmp_path / "core", environ=acl.environ, services={"core"})
+    only_cardcam = {k: v for k, v in acl.environ.items() if k.endswith("CARDCAM")}  # a capture PC holds only its own
+    capture = ShowRuntime(show, tmp_path / "capture", environ=only_cardcam, services={"cardcam"},
+                          cardcam_options={"threads": True})
+    core_url, core_runner = await serve(core)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"{core_url}/api/v1/tables/tv/commands", json={"type": "start_hand", "button": 1},
+                              headers=DEALER) as r:
+                assert r.status == 200
+        await capture.start()
+        assert capture.kind == "cardcam" and not capture.cores and not capture.releasers
+        deadline = time.monotonic() + 40
+        while "??" in hole(core.cores["tv"], 4):
+            assert time.monotonic() < deadline, "the camera's read never reached the core"
+            await asyncio.sleep(0.2)
+        assert set(hole(core.cores["tv"], 4)) == {"Th", "6d"}
+        health = await core.redis.hgetall(keys.health_key())  # the worker wrote its own keys, too
+        assert b"s4" in health and not card_words("Th", "6d").search(health[b"s4"].decode())
+    finally:
+        await capture.stop()
+        await shut(core, core_runner)
+        acl.stop()
