@@ -441,12 +441,26 @@ async def socket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
+async def review(request: web.Request) -> web.Response:
+    """``GET /secure/cards/review``: hands held for the floor's review, with the held seats'
+    cards (rule "Showing the Winner" 1). Audited like every look in the card room."""
+    from broadcast.views.review import held_hands
+
+    caller = _gate(request)
+    _, core = _core(request)
+    held = held_hands((r.seq, r.ts, r.event) for r in await core.journal.load())
+    await _audit(request, caller, "reviewed held hands", core.table,
+                 ", ".join(f"hand {h['hand']}" for h in held) or "none held")
+    return web.json_response({"table": core.table, "held": held}, headers=NO_STORE)
+
+
 def setup(app: web.Application) -> None:
     app.router.add_get("/secure/cards", page)
     app.router.add_get("/secure/cards/ws", socket)
     app.router.add_get("/secure/cards/crop/{seat}", crop)
     app.router.add_post("/secure/cards/cards", enter_cards)
     app.router.add_post("/secure/cards/resolve", resolve)
+    app.router.add_get("/secure/cards/review", review)
 
 
 __all__ = ["setup"]

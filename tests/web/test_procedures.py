@@ -95,3 +95,29 @@ async def test_the_graphics_operator_and_the_td_correct_chip_counts_and_names_th
     records = await table.core.journal.load()
     corrected = next(r for r in records if r.event["type"] == "ChipCountCorrected")
     assert corrected.event["before"] == 30000 and corrected.event["reason"] == "chip count at the break"
+
+
+async def test_held_cards_stay_available_to_the_secure_card_room_after_the_next_hand_and_each_look_is_audited(table):
+    from broadcast.store import keys
+
+    async with aiohttp.ClientSession() as s:
+        assert (await post(s, table, {"type": "start_hand", "button": 4}))[0] == 200
+        for seat, cards in ((1, "AhAd"), (2, "7c2d")):
+            assert (await post(s, table, {"type": "hole_cards", "seat": seat, "cards": cards}, role="secure"))[0] == 200
+        status, body = await post(s, table, {"type": "hold_for_review", "seats": [1, 2], "reason": "collusion concern"})
+        assert status == 200, body
+        while table.core.state.in_hand:
+            hand = table.core.state.hand
+            assert (await post(s, table, {"type": "fold", "seat": hand.actor}))[0] == 200
+        assert (await post(s, table, {"type": "start_hand"}))[0] == 200  # the next hand: the dispute window closed
+        url = f"{table.url}/secure/cards/review?table={table.table}"
+        for role in ("td", "dealer", "graphics"):
+            async with s.get(url, headers={"Authorization": f"Bearer {TOKENS[role]}"}) as r:
+                assert r.status == 403
+        async with s.get(url, headers={"Authorization": f"Bearer {TOKENS['secure']}"}) as r:
+            assert r.status == 200
+            (held,) = (await r.json())["held"]
+    assert held["hand"] == 1 and held["reason"] == "collusion concern"
+    assert {x["seat"]: x["hole_cards"] for x in held["seats"]} == {1: ["Ah", "Ad"], 2: ["7c", "2d"]}
+    audit = [f for _, f in await table.runtime.redis.xrange(keys.audit())]
+    assert any(b"reviewed held hands" in f[b"a"] for f in audit)
