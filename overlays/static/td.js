@@ -80,6 +80,9 @@ function render(v) {
   const h = v.hand_for_hand;
   $("h4h").textContent = h.on ? "On" : "Off";
   $("h4h-detail").textContent = h.on ? `released ${h.released}, dealt ${h.dealt}` : "";
+  // Rule "Called All-In": the table waits, hands face down, until the TD releases it.
+  $("all-in-frozen").hidden = !h.all_in_frozen;
+  if ($("release-all-in")) $("release-all-in").disabled = !h.all_in_frozen;
   renderField(v.field);
   renderDecisions(v);
   fillSelects(v);

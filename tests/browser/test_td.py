@@ -147,3 +147,46 @@ async def _post(s, server, command, role):
     async with s.post(f"{server.url}/api/v1/tables/{server.table}/commands", json=command,
                       headers={"Authorization": f"Bearer {TOKENS[role]}"}) as r:
         return r.status, await r.json()
+
+
+async def test_the_td_releases_a_hand_for_hand_called_all_in_from_the_page(tv_show, browser):
+    """Rule "Called All-In": the all-in table waits, and the TD tells it to complete the hand."""
+    server = tv_show
+    errors: list[str] = []
+    context, page = await login(browser, server, "td", errors=errors)
+    await page.wait_for_url("**/td")
+    await page.wait_for_selector('body[data-feed="up"]')
+    assert await page.is_hidden("#all-in-frozen")
+    assert await page.is_disabled("#release-all-in")
+    async with aiohttp.ClientSession() as s:
+        for seat, player in ((1, "p-ann"), (2, "p-bo"), (3, "p-cy"), (4, "p-di")):
+            await api(s, server, {"type": "surrender_devices", "player": player, "items": []}, "rep")
+            await api(s, server, {"type": "inspect_logos", "player": player, "logos": []}, "rep")
+        await page.locator('form[data-type="hand_for_hand"] button[value="true"]').click()
+        await wait_text(page, "#h4h", "On")
+        await page.locator('form[data-type="hand_for_hand_release"] button').click()
+        await wait_text(page, "#h4h-detail", "released 1")
+        await api(s, server, {"type": "start_hand", "button": 1}, "dealer")
+        for seat in HOLE:
+            await api(s, server, {"type": "cards_shown", "seat": seat, "source": "rep"}, "rep")
+        action = "allin"
+        while (seat := server.core.state.hand.actor) is not None:
+            await api(s, server, {"type": action, "seat": seat}, "dealer")
+            action = "call" if action == "allin" else "fold"
+        await page.wait_for_selector("#all-in-frozen", state="visible")
+        assert "release it once every other table has finished the hand" in await page.inner_text("#all-in-frozen")
+        await page.wait_for_timeout(200)
+        DOCS.mkdir(exist_ok=True)
+        await page.locator("#all-in-frozen").scroll_into_view_if_needed()
+        await page.screenshot(path=str(DOCS / "screenshots" / "td-all-in-frozen.png"))
+        await page.locator("#release-all-in").click()
+        await wait_text(page, 'form[data-type="release_all_in"] .form-msg', "Called all-in released")
+        await page.wait_for_selector("#all-in-frozen", state="hidden")
+        assert await page.is_disabled("#release-all-in")
+        kinds = [r.event["type"] for r in await server.core.journal.load()]
+        assert kinds.count("AllInReleased") == 1
+        waiting = server.core.awaiting_cards()
+        status, body = await _post(s, server, {"type": "hole_cards", "seat": waiting[0], "cards": ["2c", "7d"]}, "dealer")
+        assert status == 200, body  # released: the dealer enters the tabled cards
+    assert errors == []
+    await context.close()
