@@ -38,7 +38,9 @@ def _print_urls(runtime, host: str, port: int, *, stream=sys.stdout) -> None:
     table = runtime.show.tables[0].id
     print(f"\nTV Table is running: {runtime.show.name}", file=stream)
     print(f"  on-air overlay   {base}/overlay/table?table={table}   (open, delayed)", file=stream)
-    print(f"  dealer console   {base}/console?table={table}", file=stream)
+    print(f"  companion page   {base}/watch?table={table}   (viewers, delayed more)", file=stream)
+    if "core" in getattr(runtime, "services", {"core"}) and not getattr(runtime, "standby", False):
+        print(f"  dealer console   {base}/console?table={table}", file=stream)
     print(f"  log in           {base}/login", file=stream)
     print(f"  health           {base}/healthz", file=stream)
     if runtime.generated_tokens:

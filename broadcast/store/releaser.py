@@ -125,8 +125,12 @@ class Releaser:
                     await self._sync_clock()
                     last_sync = mono
                 try:
-                    await asyncio.wait_for(self._wake.wait(), timeout=self._wait_ms() / 1000)
-                except asyncio.TimeoutError:
+                    # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+                    # cancellation that lands as the wake-up comes, and a releaser that
+                    # cannot be stopped keeps its lock from the standby.
+                    async with asyncio.timeout(self._wait_ms() / 1000):
+                        await self._wake.wait()
+                except TimeoutError:
                     pass
                 self._wake.clear()
                 if self.holding:
