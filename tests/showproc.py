@@ -113,10 +113,13 @@ class DemoProc:
         except (OSError, ValueError):
             return None
 
-    async def kill(self) -> None:
-        """SIGKILL the service, then wait for its embedded Redis to go (parent-death signal)."""
+    async def kill(self, *, redis_follows: bool = True) -> None:
+        """SIGKILL the service, then wait for its embedded Redis to go (parent-death signal).
+
+        ``redis_follows=False`` when the Redis under the data dir is not the service's own
+        (a fault test restarted it): it stays up."""
         assert self.proc is not None
-        rpid = self.redis_pid()
+        rpid = self.redis_pid() if redis_follows else None
         self.proc.send_signal(signal.SIGKILL)
         await asyncio.to_thread(self.proc.wait)
         if rpid is not None:
@@ -381,6 +384,27 @@ async def read_show(redis_url: str, table: str = TABLE) -> ShowData:
     return ShowData(journal, *streams)
 
 
+async def wind_down(proc: DemoProc, dealer: HttpDealer, recorders: list[FeedRecorder], delay: float) -> ShowData:
+    """Stop the play, let the last acknowledged commands reach the air, stop the
+    recorders, read what Redis holds, and stop the show with Ctrl-C (it must exit 0)."""
+    await dealer.stop()
+    await asyncio.sleep(delay + 0.5)
+    for r in recorders:
+        await r.stop()
+    data = await read_show(proc.redis_url)
+    assert await proc.stop() == 0, proc.log_tail()
+    return data
+
+
+async def tear_down(proc: DemoProc, dealer: HttpDealer | None, recorders: list[FeedRecorder]) -> None:
+    """Whatever happened: stop the dealer and the recorders, and kill the show if it runs."""
+    if dealer is not None:
+        await dealer.stop()
+    for r in recorders:
+        await r.stop()
+    proc.ensure_dead()
+
+
 # -- checks (each returns a list of problems; empty is good) -----------------------------
 def cards_outside_board(msg: Any, key: str | None = None) -> set[str]:
     """Every card anywhere in a message except the board (and board deals in the history)."""
@@ -466,6 +490,7 @@ def check_live_matches_journal(messages: list[tuple[float, dict]], data: ShowDat
                 facts = facts_from_table(state)
                 views[r.seq]["halt"] = list(compliance.hold(rules, facts, config))
                 views[r.seq]["deal_blockers"] = [b.message for b in compliance.deal_in_blockers(rules, facts, config)]
+                views[r.seq]["frozen"] = compliance.frozen(rules, facts)
     problems = []
     for _, msg in messages:
         if msg["seq"] not in views:
@@ -611,6 +636,19 @@ def check_arrivals(name: str, messages: list[tuple[float, dict]], data: ShowData
         if json.dumps(msg, sort_keys=True) not in published:
             problems.append(f"{name}: received a message for seq {msg['seq']} that was never published")
     return problems
+
+
+def check_no_gaps(name: str, messages: list[tuple[float, dict]], data: ShowData) -> list[str]:
+    """A client that resumes with ``?after=SEQ`` misses nothing: every entry published on
+    the stream after the first one it received, up to the last one it received, reached it."""
+    entries = data.public if name == "public" else data.commentary
+    received = {json.dumps(m, sort_keys=True) for _, m in messages}
+    published = [json.dumps(e.msg, sort_keys=True) for e in entries]
+    hits = [i for i, text in enumerate(published) if text in received]
+    if not hits:
+        return [f"{name}: the client received nothing that was published"] if messages else []
+    missing = [entries[i].seq for i in range(hits[0], hits[-1] + 1) if published[i] not in received]
+    return [f"{name}: a resuming client never received seqs {missing[:20]} ({len(missing)} entries)"] if missing else []
 
 
 def check_undos(entries: list[StreamEntry], data: ShowData, *, margin_ms: int = 50) -> tuple[list[str], int]:

@@ -39,8 +39,9 @@ from tests.showproc import (
     check_live_messages,
     check_stream,
     check_undos,
-    read_show,
     split_known,
+    tear_down,
+    wind_down,
 )
 
 SEED = int(os.environ.get("TVTABLE_CRASH_SEED", "20261202"))
@@ -77,18 +78,9 @@ async def test_sigkill_and_resume_lose_nothing_and_release_nothing_early(tmp_pat
             await proc.wait_ready()
         await asyncio.sleep(DELAY + 4.0)  # let overdue data go out and the play go on
 
-        await dealer.stop()
-        await asyncio.sleep(DELAY + 0.5)  # the last acknowledged commands reach the air
-        for r in recorders:
-            await r.stop()
-        data = await read_show(proc.redis_url)
-        assert await proc.stop() == 0, proc.log_tail()
+        data = await wind_down(proc, dealer, recorders, DELAY)
     finally:
-        if dealer is not None:
-            await dealer.stop()
-        for r in recorders:
-            await r.stop()
-        proc.ensure_dead()
+        await tear_down(proc, dealer, recorders)
 
     code, report = proc.audit_verify()
     assert code == 0 and report["ok"], report
