@@ -86,6 +86,10 @@ async def test_core_overlay_and_cardcam_each_run_under_their_own_redis_user_over
                 assert r.status == 422 and "core" in (await r.json())["message"]
             async with s.get(f"{overlay_url}/overlay/table?table=tv") as r:
                 assert r.status == 200
+            async with s.get(f"{overlay_url}/watch?table=tv") as r:  # the companion page's line runs as tvt-overlay
+                assert r.status == 200 and "Ann Lee" in await r.text()
+            async with s.ws_connect(overlay_url.replace("http", "ws") + "/watch/ws?table=tv") as ws:
+                assert json.loads((await ws.receive(timeout=5)).data)["table"] == "tv"
             async with s.get(f"{overlay_url}/healthz") as r:
                 assert (await r.json())["redis"] is True
     finally:
