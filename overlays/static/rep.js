@@ -201,6 +201,7 @@ const tick = ticker(renderClocks);
 function render(v) {
   $("hand").textContent = v.hand ?? "–";
   $("stage").textContent = v.final_table ? "Final table" : "TV table";
+  $("all-in-frozen").hidden = !v.hand_for_hand.all_in_frozen; // hand-for-hand: the table waits for the TD
   renderAlerts(v);
   renderBlockers(v);
   renderSeats(v);

@@ -179,7 +179,12 @@ async def test_the_td_releases_a_hand_for_hand_called_all_in_from_the_page(tv_sh
         DOCS.mkdir(exist_ok=True)
         await page.locator("#all-in-frozen").scroll_into_view_if_needed()
         await page.screenshot(path=str(DOCS / "screenshots" / "td-all-in-frozen.png"))
+        rep_context, rep_page = await login(browser, server, "rep", errors=errors)  # the rep sees the hold too
+        await rep_page.wait_for_url("**/rep")
+        await rep_page.wait_for_selector("#all-in-frozen", state="visible")
         await page.locator("#release-all-in").click()
+        await rep_page.wait_for_selector("#all-in-frozen", state="hidden")
+        await rep_context.close()
         await wait_text(page, 'form[data-type="release_all_in"] .form-msg', "Called all-in released")
         await page.wait_for_selector("#all-in-frozen", state="hidden")
         assert await page.is_disabled("#release-all-in")
