@@ -23,14 +23,18 @@ class Refusal(Exception):
 
     code = "refused"
 
-    def __init__(self, reason: str, *, field: str | None = None) -> None:
+    def __init__(self, reason: str, *, field: str | None = None, rule: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.field = field
+        self.rule = rule  # the rule book's name for the rule applied, when one is
 
     def to_dict(self) -> dict:
-        """The wire form: ``{"error": code, "field": ..., "message": ...}``."""
-        return {"error": self.code, "field": self.field, "message": self.reason}
+        """The wire form: ``{"error": code, "field": ..., "message": ..., "rule": ...}``."""
+        out = {"error": self.code, "field": self.field, "message": self.reason}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
 
 
 class BadCommand(Refusal):

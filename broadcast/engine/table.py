@@ -190,14 +190,15 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
             raise BadCommand(f"seat {command.seat} holds no live hand in hand {hand.number}", field="seat")
         if any(isinstance(e, ActionTaken) for _, e in hand.entries):
             raise IllegalAction("\"At Your Seat\" is ruled when the last card reaches the button, before any action; "
-                                "now only the floor can kill the hand", field="type")
+                                "now only the floor can kill the hand", field="type", rule="At Your Seat")
         events = (HandKilled(hand=hand.number, seat=command.seat,
                              reason="not at the seat when the last card reached the button (rule \"At Your Seat\")"),)
     elif isinstance(command, HiddenChips):
         if command.seat not in hand.seats or not hand.in_hand(command.seat) or hand.stack(command.seat):
             all_in = [n for n in hand.seats if hand.in_hand(n) and not hand.stack(n)]
             raise IllegalAction(f"hidden chips count only behind an acknowledged all-in; all-in now: "
-                                f"{('seat ' + _seat_list(all_in)) if all_in else 'nobody'}", field="seat")
+                                f"{('seat ' + _seat_list(all_in)) if all_in else 'nobody'}", field="seat",
+                                        rule="All-In with Hidden Chips")
         events = (HiddenChipsFound(hand=hand.number, seat=command.seat, amount=command.amount),)
     elif isinstance(command, RefuseToShow):
         events = _refusal_to_show(state, hand, command)
@@ -207,7 +208,7 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         if substantial_action(hand.actions_in_turn()):
             raise IllegalAction(
                 "substantial action has taken place, so this is no misdeal: play continues "
-                "(an incorrect button then moves on normally next hand)", field="type")
+                "(an incorrect button then moves on normally next hand)", field="type", rule="Substantial Action")
         return (MisdealDeclared(hand=hand.number, reason=command.reason),)
     elif isinstance(command, Conditional):
         if command.seat not in hand.seats:
@@ -406,7 +407,8 @@ def _seating(state: TableState, command: Command) -> tuple[Event, ...]:
     """Seat, move or remove a player, count chips, rename, draw for the button: only between
     hands (rule "Tournament Seating"), so no hand ever changes under the dealer's feet."""
     if state.in_hand:
-        raise HandInProgress(f"this is done between hands: hand {state.hand_no} is in progress", field="type")
+        raise HandInProgress(f"this is done between hands: hand {state.hand_no} is in progress", field="type",
+                rule="Tournament Seating")
     playing = {s.player: s for s in state.seats if s.stack > 0}
     taken = {s.seat: s for s in state.seats if s.stack > 0}
     if isinstance(command, DrawButton):
@@ -465,21 +467,23 @@ def _refusal_to_show(state: TableState, hand: Hand, command: RefuseToShow) -> tu
     if command.over:
         if seat not in state.refusing:
             raise IllegalAction(f"seat {seat} is not on a refusal-to-show countdown (the cards were tabled in time, "
-                                "or no countdown was started)", field="seat")
+                                "or no countdown was started)", field="seat", rule="Refusal to Show")
         player = state.seat(seat).player  # type: ignore[union-attr]
         kind, count = propose(state.ledger, player, "stalling")
         return (HandKilled(hand=hand.number, seat=seat, reason="refused to show: the hand is dead (rule \"Refusal to Show\")"),
                 PenaltyIssued(player=player, kind=kind, count=count, reason="refused to table the hand at showdown",
                               rule=STALLING, issued_by="floor"))
     if hand.to_show is None:
-        raise IllegalAction("no showdown is under way: a refusal to show is ruled only at showdown", field="type")
+        raise IllegalAction("no showdown is under way: a refusal to show is ruled only at showdown", field="type",
+                rule="Refusal to Show")
     if hand.all_in_showdown():
         raise IllegalAction("with a player all-in every hand is turned face up by the dealer (rule \"All-In Showdown\")",
-                            field="type")
+                            field="type", rule="All-In Showdown")
     if seat != hand.to_show:
-        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat")
+        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat",
+                rule="Showdown")
     if seat in state.refusing:
-        raise IllegalAction(f"seat {seat}'s countdown is already running", field="seat")
+        raise IllegalAction(f"seat {seat}'s countdown is already running", field="seat", rule="Refusal to Show")
     return (ShowCountdownStarted(hand=hand.number, seat=seat),)
 
 
@@ -487,7 +491,7 @@ def _four_card_flop(hand: Hand, command: FourCardFlop) -> tuple[Event, ...]:
     """Rule "Four-Card Flops": the floor draws one of the four at random as the burn, the
     other three are the flop. The draw comes in with the command (no randomness here)."""
     if len(hand.board) or hand.needs_board() != 3:
-        raise IllegalAction("a four-card flop is ruled only when the flop is due", field="type")
+        raise IllegalAction("a four-card flop is ruled only when the flop is due", field="type", rule="Four-Card Flops")
     burn = command.burn if command.burn is not None else command.cards[command.draw or 0]
     flop = tuple(c for c in command.cards if c != burn)
     dealt = _board(hand, DealBoard(cards=flop))
@@ -564,7 +568,7 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
     if seat != actor:
         raise NotYourTurn(
             f"it is seat {actor}'s turn, not seat {seat}'s (if seat {seat} acted out of turn, enter it as out of turn)",
-            field="seat")
+            field="seat", rule="Verbal and Physical Action out of Turn")
     to_call = hand.to_call(seat)
     stack = hand.stack(seat)
     bet = hand.bet(seat)
@@ -593,20 +597,23 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
             # All-in for no more than the call: it is a call.
             return ActionTaken(hand=hand.number, seat=seat, action="call", amount=bet + to_call, all_in=to_call >= stack)
         why = "betting is not reopened to them" if to_call else "they cannot bet"
-        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {why}; they may call or fold", field="amount")
+        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {why}; they may call or fold", field="amount",
+                rule="All-In Raising")
     low, high = legal
     if action == "allin" and high < top:
         amount = high  # pot limit: "all-in" is as much as the pot allows
     if amount > high:
         if high < top:
-            raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: the pot limit is {chips(high)}", field="amount")
+            raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: the pot limit is {chips(high)}", field="amount",
+                    rule="Pot Limit")
         raise IllegalAction(
             f"seat {seat} cannot {verb} {chips(amount)}: they have only {chips(high)} in total (all-in is {chips(high)})",
-            field="amount",
+            field="amount", rule="Method of Raising",
         )
     if amount < low:
         word = "minimum raise is to" if verb == "raise to" else "minimum bet is"
-        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {word} {chips(low)}", field="amount")
+        raise IllegalAction(f"seat {seat} cannot {verb} {chips(amount)}: {word} {chips(low)}", field="amount",
+                rule="Method of Raising")
     kind = "raise" if verb == "raise to" else "bet"
     return ActionTaken(hand=hand.number, seat=seat, action=kind, amount=amount, all_in=amount == top)
 
@@ -614,12 +621,14 @@ def _act(hand: Hand, command: Act) -> ActionTaken:
 def _muck(hand: Hand, seat: int) -> ActionTaken:
     """Rule "Winning hand": only tabled hands win; a player at showdown may muck instead."""
     if hand.to_show is None:
-        raise IllegalAction("no showdown is under way: a hand is mucked only at showdown", field="type")
+        raise IllegalAction("no showdown is under way: a hand is mucked only at showdown", field="type",
+                rule="Winning hand")
     if hand.all_in_showdown():
         raise IllegalAction(f"seat {seat} cannot muck: with a player all-in every hand is turned face up "
-                            "(rules \"All-In Showdown\" and \"Side Action\")", field="type")
+                            "(rules \"All-In Showdown\" and \"Side Action\")", field="type", rule="All-In Showdown")
     if seat != hand.to_show:
-        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat")
+        raise NotYourTurn(f"seat {hand.to_show} shows first at this showdown, not seat {seat}", field="seat",
+                rule="Showdown")
     return ActionTaken(hand=hand.number, seat=seat, action="muck", amount=hand.bet(seat))
 
 

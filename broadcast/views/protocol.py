@@ -159,7 +159,8 @@ def graphics_schema(kind: str) -> dict[str, Any]:
 REFUSAL = {
     "type": "object",
     "required": ["error", "field", "message"],
-    "properties": {"error": TEXT, "field": {"type": ["string", "null"]}, "message": TEXT},
+    "properties": {"error": TEXT, "field": {"type": ["string", "null"]}, "message": TEXT,
+                   "rule": {"type": "string", "description": "the rule book's name for the rule applied, when one is"}},
 }
 
 

@@ -354,7 +354,7 @@ async function send(body) {
     render(view);
     return;
   }
-  const message = (data && data.message) || `refused (${res.status})`;
+  const message = ((data && data.message) || `refused (${res.status})`) + (data && data.rule ? ` (rule: ${data.rule})` : "");
   const retry = data && data.error === "not_your_turn" && body.seat && !body.out_of_turn
     ? { label: `Record as out of turn`, run: () => { const again = { ...body, out_of_turn: true }; delete again.id; send(again); } }
     : null;

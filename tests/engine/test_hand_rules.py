@@ -520,3 +520,15 @@ def test_hidden_chips_count_only_behind_an_all_in():
     s = run(table(), {"type": "start_hand", "button": 3})
     with pytest.raises(IllegalAction, match="behind an acknowledged all-in; all-in now: nobody"):
         events(s, {"type": "hidden_chips", "seat": 1, "amount": 500})
+
+
+def test_a_refusal_names_the_rule_and_the_legal_range():
+    s = run(table(), {"type": "start_hand", "button": 3})
+    with pytest.raises(IllegalAction) as info:
+        events(s, {"type": "raise", "seat": 3, "amount": 500})
+    wire = info.value.to_dict()
+    assert wire["rule"] == "Method of Raising" and "minimum raise is to 800" in wire["message"] and wire["field"] == "amount"
+    with pytest.raises(IllegalAction) as info:
+        events(run(s, {"type": "raise", "seat": 3, "amount": 1200}, {"type": "call", "seat": 1}),
+               {"type": "misdeal", "reason": "boxed card"})
+    assert info.value.to_dict()["rule"] == "Substantial Action"
