@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from redis.exceptions import RedisError
 
 from broadcast.store import keys
 from broadcast.web.feeds import Client
@@ -85,14 +86,23 @@ class WatchLine:
         publisher = asyncio.get_running_loop().create_task(self._publish(), name=f"watch publisher {self.table}")
         try:
             while True:
-                reply = await self.runtime.redis.xread({keys.public(self.table): last}, block=1000, count=500)
+                try:
+                    reply = await self.runtime.redis.xread({keys.public(self.table): last}, block=1000, count=500)
+                except (RedisError, OSError) as exc:  # Redis restarting: keep what is pending, retry
+                    log.warning("table %s: /watch cannot read the public stream (%s); retrying", self.table,
+                                type(exc).__name__)
+                    await asyncio.sleep(1.0)
+                    continue
                 for _, entries in reply or []:
                     for entry_id, fields in entries:
                         last = entry_id.decode()
                         self.pending.append((_entry_ms(last) + self.lag_ms, last, fields[b"m"].decode()))
                     self._arrived.set()
                 if not reply:
-                    await self.sync_clock()  # a quiet moment: re-measure, so due times stay on Redis's clock
+                    try:
+                        await self.sync_clock()  # a quiet moment: re-measure, so due times stay on Redis's clock
+                    except (RedisError, OSError):
+                        pass  # the next read says what is wrong
         finally:
             publisher.cancel()
 

@@ -13,7 +13,7 @@ import time
 import aiohttp
 import pytest
 import redis.asyncio as aioredis
-from broadcast.settings import parse_show
+from broadcast.settings import ConfigError, parse_show
 from broadcast.show import OverlayTable, ShowRuntime, parse_services
 from broadcast.store import keys
 from broadcast.store.acl import service_url
@@ -228,3 +228,13 @@ async def test_a_capture_pc_reads_cards_into_the_core_under_the_cardcam_user(tmp
         await capture.stop()
         await shut(core, core_runner)
         acl.stop()
+
+
+async def test_a_redis_user_without_its_password_is_refused_at_start_naming_the_variable(tmp_path):
+    show = parse_show(show_toml("tv").replace("[show]\n", '[show]\nredis_url = "redis://127.0.0.1:1/0"\n', 1)
+                      + '[redis]\noverlay_user = "tvt-overlay"\n')
+    runtime = ShowRuntime(show, tmp_path / "var", environ={}, services={"overlay"})
+    with pytest.raises(ConfigError) as refused:
+        await runtime.start()
+    assert refused.value.key == "redis.overlay_user" and "TVTABLE_REDIS_PASSWORD_OVERLAY" in refused.value.reason
+    await runtime.stop()
