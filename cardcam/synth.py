@@ -283,6 +283,41 @@ def hand_frame(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "m
                  meta=dict(level=level, card_h=card_h, theta=theta))
 
 
+def board_frame(rng: np.random.Generator, deck, cards: tuple[str, ...], level: str = "easy",
+                size: tuple[int, int] = (960, 540), slots: int = 5) -> Frame:
+    """The board as the overhead board camera sees it: ``cards`` face up in a row, from
+    the left of ``slots`` places (the flop is three, the turn four, the river five), with
+    a little tilt, perspective and lighting.  ``cards`` may be empty (before the flop)."""
+    lv = LEVELS[level]
+    w, h = size
+    img = background(rng, size, chips=False)
+    corners = None
+    quads = []
+    slot_w = w * rng.uniform(0.15, 0.17)
+    card_h = slot_w * 1.25
+    left = (w - slots * slot_w) / 2 + rng.uniform(-0.02, 0.02) * w
+    top = h / 2 + rng.uniform(-0.06, 0.06) * h
+    # one gentle perspective for the whole table (the camera looks down at an angle)
+    p = lv["persp"] * 0.5
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = (src + rng.uniform(-p, p, (4, 2)) * np.float32([w, h])).astype(np.float32)
+    P = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    for i, card in enumerate(cards):
+        face = _face(deck, card)
+        ch, cw = face.shape[:2]
+        corners = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
+        s = card_h / ch
+        cx = left + (i + 0.5) * slot_w + rng.uniform(-0.04, 0.04) * slot_w
+        cy = top + rng.uniform(-0.03, 0.03) * card_h
+        H = P @ _tr(cx, cy) @ _rot(np.radians(rng.uniform(-4, 4))) @ _sc(s) @ _tr(-cw / 2, -ch / 2)
+        art_img, pre = _prescale(face, s)
+        _composite(img, art_img, H @ _sc(1.0 / pre), shadow=rng.uniform(0.2, 0.4), rng=rng)
+        quads.append(_apply(H, corners).astype(np.float32))
+    out = _finish(img, rng, lv)
+    return Frame(out, "board" if cards else "empty", tuple(cards), tuple(quads),
+                 deck=deck if isinstance(deck, str) else "", meta=dict(level=level, card_h=card_h))
+
+
 def empty_frame(rng: np.random.Generator, level: str = "moderate",
                 size: tuple[int, int] = (960, 540)) -> Frame:
     lv = LEVELS[level]

@@ -14,7 +14,10 @@ worker process per group, on this machine or another, through the same Redis):
   - ``{"type": "hole_cards", "seat": N, "cards": ["As", "??"], "source": "camera"}``
     when the confirmed cards add to what it posted (``??`` for cards it is not sure of);
   - ``{"type": "camera_check", "seats": [3, 5], "board": false}`` for a duplicate or
-    impossible read: the seats, never the card.
+    impossible read: the seats, never the card;
+  - from a board camera, ``{"type": "board", "cards": [...], "source": "camera"}``, the
+    dealer's own command, only when the core waits for those very cards (see
+    :mod:`cardcam.board`: it follows the journal, read only, to know).
 
 * for the secure card room it keeps, in Redis (see :mod:`cardcam.cameras` for the
   names), each seat's read and light, the latest frame crop, and the alerts with their
@@ -43,6 +46,7 @@ from broadcast.store import keys
 
 from . import cameras as names
 from .cameras import BOARD, BOARD_CARDS, Camera, CardcamSettings, hole_cards
+from .board import BoardFollower, cards_to_deal
 from .sources import Source, make_source
 from .tracker import UNKNOWN, TableTracker
 
@@ -211,6 +215,10 @@ class Worker:
             self.trackers[table] = TableTracker(by_table.get(table, {}), board_cards=BOARD_CARDS if table in boards else 0,
                                                 k=settings.k, n=settings.n)
         self._posted: dict[tuple[str, Any], frozenset[str]] = {}
+        # per table with a board camera: what the core has, and the street already posted
+        self.boards: dict[str, BoardFollower] = {t: BoardFollower(redis, t) for t in boards}
+        self._board_hand: dict[str, int] = {}
+        self._board_posted: dict[str, tuple[int, int]] = {}
         self._published: dict[tuple[str, Any], tuple] = {}
         self._published_at: dict[tuple[str, Any], float] = {}
         self._lights: dict[tuple[str, Any], str] = {}
@@ -310,9 +318,12 @@ class Worker:
             if raw is None:
                 continue
             read = SeatRead(raw["shown"], raw["faces"], tuple(raw["cards"]), tuple(raw["confidence"]))
+            need = await self._board_need(table) if seat == BOARD else None
             changes = tracker.update(seat, read, ts)
             state = tracker.state(seat)
-            if seat != BOARD:
+            if seat == BOARD:
+                await self._deal_board(table, state, need)
+            else:
                 for change in changes:
                     if change.kind == "HoleCardsShown":
                         await self.post(table, {"type": "cards_shown", "seat": seat, "source": "camera"})
@@ -322,6 +333,24 @@ class Worker:
                     self._posted.pop((table, seat), None)  # cards put away: the next hand starts afresh
             await self._publish_seat(cam, seat, state, raw, ts, crops.get(seat))
         await self._check_alerts(table)
+
+    async def _board_need(self, table: str):
+        """What the core has on the board and waits for; a new hand starts the board afresh."""
+        need = await self.boards[table].refresh()
+        if need is not None and self._board_hand.get(table) != need.hand:
+            self._board_hand[table] = need.hand
+            self.trackers[table].trackers[BOARD].reset()  # last hand's board confirms nothing now
+        return need
+
+    async def _deal_board(self, table: str, state: Any, need: Any) -> None:
+        if need is None:
+            return
+        cards = cards_to_deal(state.cards, need.board, need.needs)
+        street = (need.hand, len(need.board))
+        if cards is None or self._board_posted.get(table) == street:
+            return  # nothing due, not sure, or this street is posted already (the core decides)
+        self._board_posted[table] = street
+        await self.post(table, {"type": "board", "cards": list(cards), "source": "camera"})
 
     async def _post_cards(self, table: str, seat: Any, cards: tuple[str, ...]) -> None:
         known = frozenset(c for c in cards if c != UNKNOWN)
@@ -448,6 +477,8 @@ def _where(command: dict) -> str:
     """Where a command is about, for a log line: seats only, never its cards."""
     if "seat" in command:
         return _label(command["seat"])
+    if command.get("type") == "board":
+        return BOARD
     seats = [_label(s) for s in command.get("seats", [])] + ([BOARD] if command.get("board") else [])
     return ", ".join(seats) or "the table"
 

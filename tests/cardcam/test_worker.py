@@ -124,7 +124,7 @@ def settings_for(server, *cams: dict, **cardcam):
 async def test_a_folder_camera_reads_a_hand_into_the_core_through_the_process_pool(show, tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
     truth = ("Th", "6d")
-    folder = write_folder(tmp_path / "seat1", truth)
+    folder = await asyncio.to_thread(write_folder, tmp_path / "seat1", truth)  # off the show's loop
     settings = settings_for(show, {"id": "seat1-cam", "source": f"folder:{folder}", "seat": 1, "fps": 20, "loop": True},
                             crop_every=0.2)
     redis = show.runtime.redis
@@ -168,7 +168,7 @@ async def test_a_video_file_through_videocapture_and_a_dead_camera_that_never_st
     truth = ("As", "9c")
     video = tmp_path / "seat2.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
-    for image in hand_images(truth):
+    for image in await asyncio.to_thread(hand_images, truth):
         writer.write(image)
     writer.release()
     late = tmp_path / "later"  # a folder that appears only later (a camera that comes back)
@@ -197,7 +197,7 @@ async def test_a_video_file_through_videocapture_and_a_dead_camera_that_never_st
         assert "no-such-camera.mp4" in down["reason"] and "retrying" in down["reason"]
         await until(lambda: _async(sources["dead"].stats["reconnects"] >= 3))
         assert (await health("late"))["status"] == "down"
-        write_folder(late, ("Jd", "8s"), seeds=range(2))
+        await asyncio.to_thread(write_folder, late, ("Jd", "8s"), range(2))
         await until(lambda: _status(health, "late", "live"))
     assert set(hole(show.core, 2)) == set(truth)
     assert await redis.hget(names.lights_key(show.table), "3") == b"none"
@@ -210,8 +210,8 @@ async def _status(health, cam, status):
 
 async def test_the_same_card_at_two_seats_is_a_camera_check_whose_card_only_the_secure_keys_hold(show, tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    f1 = write_folder(tmp_path / "s1", ("As", "Kd"))
-    f2 = write_folder(tmp_path / "s2", ("As", "9c"))
+    f1 = await asyncio.to_thread(write_folder, tmp_path / "s1", ("As", "Kd"))
+    f2 = await asyncio.to_thread(write_folder, tmp_path / "s2", ("As", "9c"))
     settings = settings_for(show, {"id": "c1", "source": f"folder:{f1}", "seat": 1, "fps": 20, "loop": True},
                             {"id": "c2", "source": f"folder:{f2}", "seat": 2, "fps": 20, "loop": True})
     redis = show.runtime.redis
@@ -242,7 +242,7 @@ async def test_pushed_frames_bad_ones_are_counted_and_the_reads_still_arrive(sho
     redis = show.runtime.redis
     settings = settings_for(show, {"id": "pushed", "source": "push", "seat": 3})
     truth = ("Ah", "2c")
-    good = hand_jpegs(truth)
+    good = await asyncio.to_thread(hand_jpegs, truth)
     bad = [good[0][:200] + b"\x00" * 5000 + b"\xff\xd9", b"\xff\xd8garbage\xff\xd9"]
     worker = Worker(redis, show.runtime.show, settings, pool=ThreadPoolExecutor(1))
     async with Running(worker):
@@ -289,7 +289,7 @@ def test_camera_config_is_checked_key_by_key():
 
 
 async def test_cardcam_run_reads_the_show_file_and_posts_from_its_own_process(show, tmp_path):
-    folder = write_folder(tmp_path / "s4", ("Th", "6d"))
+    folder = await asyncio.to_thread(write_folder, tmp_path / "s4", ("Th", "6d"))
     config = tmp_path / "show.toml"
     config.write_text(show_toml(show.table) + f"""
 [cardcam]
