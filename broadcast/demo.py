@@ -2,6 +2,14 @@
 
 Random legal actions, known hole cards, many all-ins and, now and then, a mis-keyed
 action that is undone. It goes through ``TableCore.submit`` exactly like the console.
+
+By default the dealer also plays the hole-card camera (it posts the cards it dealt, as
+the camera would). With ``cameras`` (``tvtable demo --cameras``) the whole camera chain
+runs instead: the players show their cards to synthetic cameras, the board is laid under
+a board camera (:class:`cardcam.demo_rig.DemoRig`), and the real cardcam worker reads the
+frames and posts to the inbox. What the cameras have not read after ``camera_wait``
+seconds, the card room enters (hole cards) or the dealer keys (the board), as at a real
+table.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from typing import Any
 
 from .engine.cards import DECK
 from .engine.errors import Refusal
@@ -20,10 +29,20 @@ log = logging.getLogger("tvtable.demo")
 class DemoDealer:
     """Deals hands at one table until cancelled or the tournament is won."""
 
-    def __init__(self, core: TableCore, *, seed: int | None = None, pace: float = 1.0) -> None:
+    def __init__(self, core: TableCore, *, seed: int | None = None, pace: float = 1.0, cameras: Any = None,
+                 camera_wait: float = 12.0) -> None:
+        """``cameras``: the show (``Show``) to run the camera chain for, or None (the dealer
+        posts what the camera would)."""
         self.core = core
         self.rng = random.Random(seed)
         self.pace = pace
+        self.camera_wait = camera_wait
+        self.rig = None
+        self.dealt: dict[int, list[str]] = {}
+        self.laid: list[str] = []
+        self.fallbacks = {"hole_cards": 0, "board": 0}  # what the cameras did not read in time
+        if cameras is not None:
+            self.rig = _rig(core, cameras, seed)
 
     async def _do(self, command: dict, *, person: str = "demo dealer", role: str = "dealer") -> bool:
         try:
@@ -49,7 +68,24 @@ class DemoDealer:
             await self._do({"type": "inspect_logos", "player": seat.player, "logos": []}, **rep)
 
     async def run(self) -> None:
-        """Deal hand after hand."""
+        """Deal hand after hand (with the cameras running, if asked for)."""
+        if self.rig is None:
+            return await self._deal()
+        rig = asyncio.get_running_loop().create_task(self.rig.run(), name=f"demo cameras {self.core.table}")
+        try:
+            log.info("demo dealer: waiting for the cameras (the card reader loads its model)")
+            ready = asyncio.get_running_loop().create_task(self.rig.ready.wait())
+            await asyncio.wait([ready, rig], return_when=asyncio.FIRST_COMPLETED)
+            ready.cancel()
+            if rig.done():
+                rig.result()  # the cameras could not start: say why
+            await self._deal()
+        finally:
+            while not rig.done():
+                rig.cancel()
+                await asyncio.wait([rig], timeout=1)
+
+    async def _deal(self) -> None:
         if self.core.view("live").get("deal_blockers"):
             await self._clear_tv_rules()
         while True:
@@ -74,8 +110,45 @@ class DemoDealer:
         self.rng.shuffle(deck)
         self.deck, self.hand_no = deck, hand.number
         count = self.core.state.hole_card_count
-        for seat in hand.seats:
-            await self._show_to_camera(seat, [deck.pop() for _ in range(count)])
+        self.dealt = {seat: [deck.pop() for _ in range(count)] for seat in hand.seats}
+        if self.rig is None:
+            for seat, cards in self.dealt.items():
+                await self._show_to_camera(seat, cards)
+            return
+        self.rig.clear()
+        self.laid = []
+        for seat, cards in self.dealt.items():
+            await self.rig.show_hand(seat, cards)
+        await self._until(lambda: all(self._known(seat) for seat in self.dealt))
+        for seat, cards in self.dealt.items():
+            self.rig.put_away(seat)  # read or not, the player puts the cards down
+            if not self._known(seat):
+                self.fallbacks["hole_cards"] += 1
+                log.info("demo dealer: the camera did not read seat %d in time; the card room enters them", seat)
+                await self._card_room(seat, cards)
+
+    def _known(self, seat: int) -> bool:
+        hand = self.core.state.hand
+        return hand is not None and "??" not in hand.hole[hand.index(seat)]
+
+    async def _until(self, done: Any) -> bool:
+        """Wait for the cameras' reads to reach the core (at most ``camera_wait`` seconds)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.camera_wait
+        while not done():
+            if loop.time() > end:
+                return False
+            await asyncio.sleep(0.1)
+        return True
+
+    async def _card_room(self, seat: int, cards: list[str]) -> None:
+        """What the secure card room does when the camera could not read a hand."""
+        row = next((r for r in self.core.view("live")["seats"] if r["seat"] == seat), {})
+        if self.core.tv_rules and row.get("cards_seen") == "none":
+            await self._do({"type": "cards_shown", "seat": seat, "source": "camera"},
+                           person="demo camera", role="camera")
+        await self._do({"type": "hole_cards", "seat": seat, "cards": cards, "source": "secure"},
+                       person="demo card room", role="secure")
 
     async def _show_to_camera(self, seat: int, cards: list[str]) -> None:
         """What the hole-card camera reports: the cards were shown, and which they are."""
@@ -103,6 +176,14 @@ class DemoDealer:
             return
         if view["needs_board"]:
             cards = [self.deck.pop() for _ in range(view["needs_board"])]
+            if self.rig is not None:
+                before = len(self.core.state.hand.board)
+                self.laid = list(self.core.state.hand.board) + cards
+                await self.rig.lay_board(self.laid)
+                if await self._until(lambda: self.core.state.hand is None or len(self.core.state.hand.board) > before):
+                    return
+                self.fallbacks["board"] += 1
+                log.info("demo dealer: the board camera did not read the board in time; the dealer keys it")
             await self._do({"type": "board", "cards": cards})
             return
         legal = view["legal"]
@@ -129,3 +210,9 @@ class DemoDealer:
         else:
             command = {"type": "call", "seat": seat}
         await self._do(command)
+
+
+def _rig(core: TableCore, show: Any, seed: int | None) -> Any:
+    from cardcam.demo_rig import DemoRig
+
+    return DemoRig(core.redis, show, core.table, seed=seed)

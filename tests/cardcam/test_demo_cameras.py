@@ -1,0 +1,71 @@
+"""``tvtable demo --cameras``: the demo's hole cards and board come through the whole camera
+chain (synthetic frames pushed as a capture PC would, the real worker in its own vision
+processes, the inbox, the core), and no hole card leaks into a log on the way."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from broadcast.demo import DemoDealer
+from tests.cardcam.conftest import have_decks
+from tests.cardcam.test_worker import card_words, inbox, until
+from tests.conftest import start_show
+
+pytestmark = pytest.mark.skipif(not have_decks(), reason="needs gnome-cards-data and librsvg2-bin")
+
+
+@pytest.fixture
+async def tv_show(tmp_path):
+    server, runner = await start_show(tmp_path, tv_rules=True)  # cards must be shown to the camera before play
+    try:
+        yield server
+    finally:
+        await runner.cleanup()
+        await server.runtime.stop()
+
+
+async def test_the_demo_hands_are_read_by_the_camera_worker_and_reach_the_core(tv_show, caplog):
+    caplog.set_level(logging.DEBUG)
+    core = tv_show.core
+    dealer = DemoDealer(core, seed=7, pace=0.3, cameras=tv_show.runtime.show, camera_wait=40)
+    task = asyncio.get_running_loop().create_task(dealer.run())
+    try:
+        # The first hand's flop: every seat's cards read, then the board laid and read.
+        await until(lambda: _is(task.done() or (core.state.hand is not None and len(core.state.hand.board) >= 3)),
+                    timeout=240, every=0.2)
+        if task.done():
+            task.result()
+        hand = core.state.hand
+        dealt = dict(dealer.dealt)
+        board = tuple(hand.board)
+    finally:
+        while not task.done():
+            task.cancel()
+            await asyncio.wait([task], timeout=2)
+
+    posted = await inbox(core.redis, core.table)
+    camera = [c for c, person in posted if person == "cardcam demo (camera)"]
+    read_seats = {c["seat"] for c in camera if c["type"] == "hole_cards" and "??" not in c["cards"]}
+    # Every hand the camera read in full is the hand dealt, at the seat it was dealt to.
+    for c in camera:
+        if c["type"] == "hole_cards":
+            assert set(c["cards"]) - {"??"} <= set(dealt[c["seat"]])
+    assert {c["seat"] for c in camera if c["type"] == "cards_shown"} >= read_seats
+    assert len(read_seats) >= 3, f"the camera read only seats {sorted(read_seats)} of {sorted(dealt)}"
+    assert dealer.fallbacks["hole_cards"] == len(dealt) - len(read_seats)
+    for seat, cards in dealt.items():
+        assert set(hand.hole[hand.index(seat)]) == set(cards)
+    # The flop came from the board camera (or, if it could not read it in time, the dealer).
+    flop = [c for c in camera if c["type"] == "board"]
+    assert (flop and set(flop[0]["cards"]) == set(board[:3])) or dealer.fallbacks["board"] == 1
+
+    leak = card_words(*{c for cards in dealt.values() for c in cards})
+    assert not [r.getMessage() for r in caplog.records
+                if r.name.startswith(("tvtable.cardcam", "tvtable.demo")) and leak.search(r.getMessage())]
+
+
+async def _is(value):
+    return value
