@@ -200,8 +200,9 @@ async def metrics(request: web.Request) -> web.Response:
                             ("unsure", "Cards shown at this seat that the camera has not identified.")):
         metric = "tvtable_cardcam_seat_shown" if what == "shown" else f"tvtable_cardcam_cards_{what}"
         out.family(metric, "gauge", help_text, [(labels, numbers[what]) for labels, numbers in seats])
+    # Only a process with cores reads the frame counters: an overlay server's Redis user may not.
     out.family("tvtable_cardcam_frames", "counter", "Frames pushed by capture PCs, by camera and outcome.",
-               await _frames(redis), suffix="_total")
+               await _frames(redis) if runtime.cores else [], suffix="_total")
 
     hub = runtime.hub
     out.family("tvtable_socket_clients", "gauge", "Sockets connected now, by feed and table.",
