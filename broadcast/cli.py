@@ -102,7 +102,8 @@ async def _serve(args, show, *, demo: bool) -> int:
 
         script = getattr(args, "script_hands", None)
         for core in runtime.cores.values():
-            dealer = ScriptDealer(core, script) if script else DemoDealer(core)
+            dealer = ScriptDealer(core, script) if script else \
+                DemoDealer(core, cameras=runtime.show if getattr(args, "cameras", False) else None)
             task = asyncio.get_running_loop().create_task(dealer.run(), name=f"demo dealer {core.table}")
             task.add_done_callback(runtime._task_done)  # a dealer that dies says so in the log
             dealers.append(task)
@@ -280,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--resume", action="store_true", help="continue the previous demo show instead of starting a new one")
     demo.add_argument("--script", default=None, metavar="FILE.phh",
                       help="rehearse recorded hands (a PHH file) through the whole chain instead of the random demo dealer")
+    demo.add_argument("--cameras", action="store_true",
+                      help="run the whole camera chain: synthetic hole-card and board camera frames read by the "
+                           "real card reader (slower; needs gnome-cards-data and rsvg-convert)")
     demo.add_argument("--redis", default=None, help="external Redis URL instead of the embedded one")
     demo.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     demo.set_defaults(func=cmd_demo)
