@@ -81,9 +81,9 @@ class DemoDealer:
                 rig.result()  # the cameras could not start: say why
             await self._deal()
         finally:
-            while not rig.done():
-                rig.cancel()
-                await asyncio.wait([rig], timeout=1)
+            from cardcam.demo_rig import stop
+
+            await stop(rig)
 
     async def _deal(self) -> None:
         if self.core.view("live").get("deal_blockers"):

@@ -111,9 +111,7 @@ class DemoRig:
             self.ready.set()
             await self._push()
         finally:
-            while not worker.done():
-                worker.cancel()
-                await asyncio.wait([worker], timeout=1)
+            await stop(worker)
 
     async def _push(self) -> None:
         """Push the newest frame of every camera, ``fps`` times a second; the felt once a second."""
@@ -133,3 +131,10 @@ class DemoRig:
             except Exception as exc:  # noqa: BLE001 - a capture PC keeps sending
                 log.warning("demo cameras of table %s: cannot push frames (%s)", self.table, type(exc).__name__)
             await asyncio.sleep(1.0 / self.fps)
+
+
+async def stop(task: asyncio.Task) -> None:
+    """Cancel a task and wait until it has ended (a task in XREAD can swallow one cancel)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=1)
