@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from ..compliance.branding import sponsor_badge
 from ..engine.errors import BadCommand
 
 ELEMENTS = ("player_bars", "board", "pot", "clock", "leaderboard", "payouts", "elimination", "deal",
@@ -297,3 +298,20 @@ def onair(view: Mapping[str, Any] | None, control: Mapping[str, Any], *, table: 
             "leaderboard": leaderboard(v), "players_left": tour.get("players_left"), "entries": tour.get("entries"),
             "prize_pool": tour.get("prize_pool"), "payouts": tour.get("payouts", []),
             "eliminations": tour.get("eliminated", []), "deals": tour.get("deals", [])}
+
+
+def sponsor_badges(rules: Any, config: Any, players: tuple[str, ...]) -> dict[str, str]:
+    """Each player's sponsor badge for the player bars, from the compliance state at the same cut.
+
+    A badge airs only when the player's branding complies with the rule book ("Branded Logos"):
+    a rep has checked the logos, the sponsor is declared (or is the organiser) and no limit is
+    broken. A player in breach, or not checked yet, gets none. Without the show's compliance
+    settings (``config`` None) nothing can be judged, so nothing airs."""
+    if rules is None or config is None:
+        return {}
+    badges = {}
+    for player in players:
+        badge = sponsor_badge(rules.branding, config, rules.field, player, players)
+        if badge:
+            badges[player] = badge
+    return badges
