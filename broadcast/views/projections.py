@@ -21,6 +21,7 @@ from ..compliance.clock import read_called_clock, read_level_clock
 from ..engine.cards import UNKNOWN
 from ..engine.events import ActionTaken, BoardDealt, ChipsRuled, ConditionalStatement
 from ..engine.table import TableState
+from .graphics import sponsor_badges
 
 FEEDS = ("public", "commentary", "live", "compliance", "secure", "control")
 
@@ -222,10 +223,11 @@ def _tournament(state: TableState, rules: Any, ts: int) -> dict[str, Any]:
 
 def public_view(
     state: TableState, *, ts: int, hole: Mapping[int, tuple[str, ...]] | None = None, feed: str = "public",
-    rules: Any = None,
+    rules: Any = None, config: Any = None,
 ) -> dict[str, Any]:
     """What goes on air. ``hole`` is given only for a hand that has ended live; ``rules``
-    is the compliance state at the same cut (field data, deals) for the extra graphics."""
+    is the compliance state at the same cut (field data, deals) for the extra graphics;
+    ``config`` the show's compliance settings, which judge each seat's sponsor badge."""
     view = _header(state, feed, ts)
     view.update(_table(state))
     view["seats"] = _seats(state, hole, lights=False)
@@ -235,8 +237,10 @@ def public_view(
     camera = getattr(rules, "camera", None)
     # "Playing blind" is announced at the table, so it may air; nothing else of the camera does.
     blind = camera.for_hand(state.hand.number).blind if camera is not None and state.hand is not None else frozenset()
+    badges = sponsor_badges(rules, config, tuple(row["player"] for row in view["seats"]))
     for row in view["seats"]:
         row["playing_blind"] = row["seat"] in blind and row["dealt_in"]
+        row["sponsor"] = badges.get(row["player"])  # only while the player's branding complies
     return view
 
 
