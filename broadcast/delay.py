@@ -4,7 +4,8 @@ Pure. A record is due at ``release_n = max(release_{n-1}, ts_n + D_n)``, so the 
 never reorders when the delay changes. The on-air view at a record is the projection
 of the *corrected* journal up to it: an entry undone by any correction known now is
 skipped, so a mistake fixed within D never airs. Hole cards ride along only once
-their hand has ended live.
+their hand has ended live. Given the show's compliance settings, each seat's sponsor badge
+airs while the player's branding complies, judged on the same cut.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .compliance.config import ComplianceConfig
 from .compliance.events import event_from_dict  # hand and compliance events share the journal
 from .compliance.state import ComplianceState
 from .compliance.state import apply as apply_rules
@@ -33,7 +35,8 @@ class Release:
 class DelayLine:
     """Feed it journal records in order; ask it what is due at a given Redis time."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: ComplianceConfig | None = None) -> None:
+        self.config = config  # the show's compliance settings: without them no sponsor badge airs
         self.records: list[Any] = []  # journal.Record, in seq order
         self.release_at: list[int] = []
         self.undone: set[int] = set()
@@ -112,7 +115,7 @@ class DelayLine:
         if hand is not None and self.hand_over_live(hand.number):
             hole = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
             release.revealed = max(release.revealed, hand.number)
-        public = public_view(state, ts=ts, hole=hole, rules=rules)
+        public = public_view(state, ts=ts, hole=hole, rules=rules, config=self.config)
         return (state.seq, public, commentary_view(state, ts=ts, hole=hole, public=public))
 
     def _ts_of(self, seq: int) -> int:

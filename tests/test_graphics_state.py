@@ -182,3 +182,59 @@ def test_refresh_requests_for_pages_long_gone_do_not_grow_the_state():
     with pytest.raises(BadControl) as exc:
         run({"type": "refresh", "page": "<script>"})
     assert exc.value.field == "page"
+
+
+# -- the sponsor badge on the player bars: only while the player's branding complies ---------
+def _badge_line(config):
+    """A delay line fed a table of three (p1..p3) and a rep's logo checks and sponsor declarations."""
+    from broadcast.compliance.events import Logo, LogosInspected, SponsorDeclared
+    from broadcast.delay import DelayLine
+    from broadcast.engine.events import TableOpened
+    from broadcast.store.journal import Record
+    from tests.engine.helpers import table
+
+    state = table()
+    line = DelayLine(config)
+    events = [
+        TableOpened(table="tv", game="nlhe", seats=state.seats, levels=state.levels),
+        SponsorDeclared(player="p1", company="RiverBet", by="Rita", role="rep"),
+        # p1: a declared, approved sponsor on the breast pocket, 4 x 5 cm: compliant.
+        LogosInspected(player="p1", logos=(Logo("RiverBet", "breast_pocket", 4, 5),), by="Rita", role="rep"),
+        # p2: the organiser's logo, which needs no declaration.
+        LogosInspected(player="p2", logos=(Logo("Pokerfest", "sleeve", 3, 4),), by="Rita", role="rep"),
+        # p3: an approved operator never declared on the waiver form: in breach, no badge.
+        LogosInspected(player="p3", logos=(Logo("RiverBet", "sleeve", 3, 4),), by="Rita", role="rep"),
+        # Later p1's logo is found too large for a filmed table: from this cut on, no badge.
+        LogosInspected(player="p1", logos=(Logo("RiverBet", "breast_pocket", 8, 8),), by="Rita", role="rep"),
+    ]
+    for seq, event in enumerate(events, start=1):
+        line.feed(Record(seq=seq, ts=seq * 1000, delay_ms=5000, event=event.to_dict(), hash=""))
+    return line
+
+
+def _sponsors_at(line, now):
+    release = line.due(now)
+    line.commit(release)
+    return {row["player"]: row["sponsor"] for row in release.messages[-1][1]["seats"]}
+
+
+def test_the_sponsor_badge_airs_only_while_the_branding_complies_judged_at_the_delayed_cut():
+    from broadcast.compliance.config import ComplianceConfig
+
+    line = _badge_line(ComplianceConfig(organiser="Pokerfest", approved_operators=("RiverBet",)))
+    assert _sponsors_at(line, 5000 + 5000) == {"p1": "RiverBet", "p2": "Pokerfest", "p3": None}
+    # The breach is found at ts 6,000: it airs (and the badge goes) at 11,000, not before.
+    assert line.due(10_999) is None
+    assert _sponsors_at(line, 11_000) == {"p1": None, "p2": "Pokerfest", "p3": None}
+
+
+def test_without_the_shows_compliance_settings_no_badge_airs():
+    line = _badge_line(None)
+    assert set(_sponsors_at(line, 10_000).values()) == {None}
+
+
+def test_an_unapproved_company_never_gets_a_badge_even_when_declared():
+    from broadcast.compliance.config import ComplianceConfig
+
+    line = _badge_line(ComplianceConfig(organiser="Pokerfest", approved_operators=()))
+    assert _sponsors_at(line, 10_000) == {"p1": None, "p2": "Pokerfest", "p3": None}
