@@ -16,6 +16,7 @@ import uuid
 
 import redis.asyncio as aioredis
 
+from ..compliance.config import ComplianceConfig
 from ..delay import DelayLine
 from . import keys
 from .journal import read_all, record_from_fields, redis_time_ms
@@ -53,11 +54,12 @@ LATENESS_BUCKETS_MS = (5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000)
 class Releaser:
     """Runs one table's delay line against Redis. ``run()`` until cancelled."""
 
-    def __init__(self, redis: aioredis.Redis, table: str, *, holder: str | None = None) -> None:
+    def __init__(self, redis: aioredis.Redis, table: str, *, holder: str | None = None, config: ComplianceConfig | None = None) -> None:
         self.redis = redis
+        self.config = config  # the show's compliance settings: the delay line judges sponsor badges with them
         self.table = table
         self.holder = holder or f"{uuid.uuid4().hex}"
-        self.line = DelayLine()
+        self.line = DelayLine(self.config)
         self.offset_ms = 0  # Redis time minus local time, refreshed often
         self._release = redis.register_script(RELEASE)
         self._lock = redis.register_script(LOCK_RENEW)
@@ -117,7 +119,7 @@ class Releaser:
                     if not self.holding or follower is None or follower.done():
                         if follower is not None:
                             follower.cancel()
-                        self.line = DelayLine()
+                        self.line = DelayLine(self.config)
                         await self._start()
                         follower = asyncio.get_running_loop().create_task(self._follow(), name=f"journal follower {self.table}")
                     self.holding = True
