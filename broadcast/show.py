@@ -188,7 +188,7 @@ class ShowRuntime:
             self._spawn(core.follow_inbox(), f"inbox {table.id}")
 
     def _start_releaser(self, table: str) -> None:
-        releaser = Releaser(self.redis, table)
+        releaser = Releaser(self.redis, table, config=self.rules)
         self.releasers[table] = releaser
         self._spawn(releaser.run(), f"releaser {table}")
 
