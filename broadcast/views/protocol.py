@@ -111,7 +111,7 @@ FEED_MESSAGE = {
 }
 
 FEEDS = {
-    "public": "On air, delayed by D. Hole cards only once their hand ended live; each seat's `playing_blind` when declared. "
+    "public": "On air, delayed by D. Hole cards only once their hand ended live; each seat's `playing_blind` when declared and `sponsor` (the badge, null unless the player's branding complies). "
               "`tournament` carries the extra graphics' "
               "data from the same cut: entries, players left, chips in play, prize pool, `payouts`, `eliminated` (place, "
               "prize, eliminated by), `deals`, and the `clock` and `called_clock` as they read at the view's `ts`.",
