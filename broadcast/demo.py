@@ -143,8 +143,9 @@ class DemoDealer:
 
     async def _card_room(self, seat: int, cards: list[str]) -> None:
         """What the secure card room does when the camera could not read a hand."""
-        row = next((r for r in self.core.view("live")["seats"] if r["seat"] == seat), {})
-        if self.core.tv_rules and row.get("cards_seen") == "none":
+        camera = self.core.compliance.camera
+        shown = camera.hand == self.core.state.hand_no and seat in camera.shown  # the camera saw faces
+        if self.core.tv_rules and not shown:
             await self._do({"type": "cards_shown", "seat": seat, "source": "camera"},
                            person="demo camera", role="camera")
         await self._do({"type": "hole_cards", "seat": seat, "cards": cards, "source": "secure"},
