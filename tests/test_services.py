@@ -90,6 +90,15 @@ async def test_core_overlay_and_cardcam_each_run_under_their_own_redis_user_over
                 assert r.status == 200 and "Ann Lee" in await r.text()
             async with s.ws_connect(overlay_url.replace("http", "ws") + "/watch/ws?table=tv") as ws:
                 assert json.loads((await ws.receive(timeout=5)).data)["table"] == "tv"
+            # The commentary desk, with its private notes, works from an overlay server too.
+            commentator = {"Authorization": f"Bearer {TOKENS['commentator']}"}
+            for path in ("/commentary?table=tv", "/api/v1/tables/tv/stats", "/api/v1/tables/tv/hands"):
+                async with s.get(overlay_url + path, headers=commentator) as r:
+                    assert r.status == 200, (path, await r.text())
+            async with s.put(f"{overlay_url}/api/v1/notes/p-ann", json={"text": "tight early"}, headers=commentator) as r:
+                assert r.status == 200
+            async with s.get(f"{overlay_url}/api/v1/notes", headers=commentator) as r:
+                assert (await r.json())["notes"]["p-ann"]["text"] == "tight early"
             async with s.get(f"{overlay_url}/healthz") as r:
                 assert (await r.json())["redis"] is True
     finally:
