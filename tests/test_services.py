@@ -55,11 +55,14 @@ async def test_core_overlay_and_cardcam_each_run_under_their_own_redis_user_over
     overlay = ShowRuntime(show, tmp_path / "overlay", environ=acl.environ, services={"overlay"})
     core_url, core_runner = await serve(core)
     overlay_url, overlay_runner = await serve(overlay)
+    second = ShowRuntime(show, tmp_path / "overlay2", environ=acl.environ, services={"overlay"})  # scaled out
+    second_url, second_runner = await serve(second)
     camera = aioredis.from_url(service_url(acl.url, "cardcam", show, acl.environ))
     try:
         assert isinstance(overlay.cores["tv"], OverlayTable) and not overlay.releasers  # no journal opened here
         async with aiohttp.ClientSession() as s:
-            async with s.ws_connect(overlay_url.replace("http", "ws") + "/ws/v1/public?table=tv") as ws:
+            async with s.ws_connect(overlay_url.replace("http", "ws") + "/ws/v1/public?table=tv") as ws, \
+                    s.ws_connect(second_url.replace("http", "ws") + "/ws/v1/public?table=tv") as ws2:
                 async with s.post(f"{core_url}/api/v1/tables/tv/commands", json={"type": "start_hand", "button": 1},
                                   headers=DEALER) as r:
                     assert r.status == 200
@@ -81,6 +84,10 @@ async def test_core_overlay_and_cardcam_each_run_under_their_own_redis_user_over
                 await fold_to_the_end(s, core_url, "tv")
                 while "As" not in hole_cards(msg):  # ended live: revealed once its turn to air comes
                     msg = json.loads((await ws.receive(timeout=10)).data)
+                # The second overlay server carried every message too (XREAD, not a consumer group).
+                other = json.loads((await ws2.receive(timeout=10)).data)
+                while other != msg:
+                    other = json.loads((await ws2.receive(timeout=10)).data)
             # The overlay server has no live view to give, and says so.
             async with s.get(f"{overlay_url}/api/v1/tables/tv/state?view=live", headers=DEALER) as r:
                 assert r.status == 422 and "core" in (await r.json())["message"]
@@ -103,6 +110,7 @@ async def test_core_overlay_and_cardcam_each_run_under_their_own_redis_user_over
                 assert (await r.json())["redis"] is True
     finally:
         await camera.aclose()
+        await shut(second, second_runner)
         await shut(overlay, overlay_runner)
         await shut(core, core_runner)
         acl.stop()
