@@ -278,7 +278,8 @@ def onair(view: Mapping[str, Any] | None, control: Mapping[str, Any], *, table: 
     """Flat on-air data for polling data sources (vMix, Ross, Viz): delayed, controls applied."""
     visible = {k: bool(v) and not control.get("hide_all") for k, v in (control.get("visible") or {}).items()}
     base = {"table": table, "control_rev": control.get("rev", 0), "hide_all": bool(control.get("hide_all")),
-            "visible": visible, "slate": control.get("slate"), "lower_third": control.get("lower_third")}
+            "visible": visible, "slate": control.get("slate"), "lower_third": control.get("lower_third"),
+            "trim_ms": int(control.get("trim_ms") or 0)}
     if not view or view.get("type") != "view":
         return {**base, "on_air": False, "seq": 0, "ts": None, "hand": None, "hand_complete": False,
                 "message": "nothing has been released yet"}
@@ -288,7 +289,7 @@ def onair(view: Mapping[str, Any] | None, control: Mapping[str, Any], *, table: 
     seats = [{"seat": s["seat"], "name": s["name"], "country": s.get("country", ""), "stack": s["stack"],
               "big_blinds": round(s["stack"] / bb, 1) if bb else None, "bet": s.get("bet", 0),
               "in_hand": s.get("in_hand", False), "button": s.get("button", False),
-              "hole_cards": list(s.get("hole_cards") or ()),
+              "hole_cards": list(s.get("hole_cards") or ()), "sponsor": s.get("sponsor"),
               "action": (s.get("last_action") or {}).get("action", ""),
               "equity": ((v.get("equity") or {}).get("seats") or {}).get(str(s["seat"]))}
              for s in v["seats"]]

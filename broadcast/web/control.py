@@ -83,9 +83,17 @@ def _roster(runtime: Any, table: str, view: dict[str, Any] | None) -> Roster:
     return Roster(players={s.player.id: (on_air.get(s.player.id, s.player.name), s.player.bio) for s in seats})
 
 
-async def _public(runtime: Any, table: str) -> dict[str, Any] | None:
-    backlog = await runtime.backlog("public", table, None)
-    return json.loads(backlog[-1][1]) if backlog else None
+async def _public(runtime: Any, table: str, trim_ms: int = 0) -> dict[str, Any] | None:
+    """The latest public view; with the desk's trim, the latest released at least ``trim_ms``
+    ago (Redis time): a data source airs in step with the pages, which hold each view as long."""
+    if trim_ms <= 0:
+        backlog = await runtime.backlog("public", table, None)
+        return json.loads(backlog[-1][1]) if backlog else None
+    now = await runtime.redis.time()
+    cut = now[0] * 1000 + now[1] // 1000 - trim_ms
+    # A stream entry's id is the Redis time of its release (the release script's XADD *).
+    last = await runtime.redis.xrevrange(keys.public(table), max=str(cut), count=1)
+    return json.loads(last[0][1][b"m"]) if last else None
 
 
 def _bad(exc: BadControl) -> web.Response:
@@ -176,7 +184,7 @@ async def _onair_data(request: web.Request) -> dict[str, Any]:
     table = _table(request).table
     runtime = _runtime(request)
     _, control = await latest(runtime.redis, table)
-    return onair(await _public(runtime, table), control, table=table)
+    return onair(await _public(runtime, table, int(control.get("trim_ms") or 0)), control, table=table)
 
 
 async def onair_json(request: web.Request) -> web.Response:
@@ -204,15 +212,17 @@ async def onair_xml(request: web.Request) -> web.Response:
 
 
 async def server_clock(request: web.Request) -> web.Response:
-    """The Redis server's time and the table's delay: on-air clocks run on these, never on
-    the PC's own clock (open like the public feed: no card, no live data)."""
+    """The Redis server's time, the table's delay and the structure's minutes per level: on-air
+    clocks run on these, never on the PC's own clock, and roll a level that runs out into the
+    next (open like the public feed: no card, no live data)."""
     from .app import GATE, _table
 
     request.app[GATE].check(request, "public")
     table = _table(request).table
     runtime = _runtime(request)
     now = await runtime.redis.time()
-    return web.json_response({"server_ms": now[0] * 1000 + now[1] // 1000, "delay_ms": int(runtime.delay(table) * 1000)},
+    return web.json_response({"server_ms": now[0] * 1000 + now[1] // 1000, "delay_ms": int(runtime.delay(table) * 1000),
+                              "level_minutes": [lv.minutes for lv in runtime.show.levels]},
                              headers={"Cache-Control": "no-store"})
 
 

@@ -188,3 +188,59 @@ async def test_the_preview_answers_the_next_state_without_applying_it(show_serve
             assert (await r.json())["control"]["rev"] == 0
     entries = [json.loads(f[b"a"]) for _, f in await show_server.runtime.redis.xrange(keys.audit())]
     assert not [e for e in entries if e["table"] == show_server.table and e["action"].startswith("graphics")]
+
+
+async def _onair_until(s, server, done, tries=200):
+    data = {}
+    for _ in range(tries):
+        async with s.get(api(server, "onair.json")) as r:
+            data = await r.json()
+        if done(data):
+            return data
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"onair.json never got there: {data}")
+
+
+async def test_the_desks_trim_holds_the_polling_endpoints_back_too(show_server):
+    """The trim only adds delay: onair.json and onair.xml serve the view released at least the
+    trim ago (Redis time), in step with the pages, never anything newer."""
+    redis = show_server.runtime.redis
+    async with aiohttp.ClientSession() as s:
+        async def send(command, headers=DEALER):
+            async with s.post(api(show_server, "commands"), json=command, headers=headers) as r:
+                assert r.status == 200, (command, await r.text())
+
+        await send({"type": "start_hand", "button": 1})
+        for seat in (4, 1, 2):
+            await send({"type": "call", "seat": seat})
+        await send({"type": "check", "seat": 3})
+        await _onair_until(s, show_server, lambda d: d.get("hand") == 1 and d["seats"][2]["action"] == "check")
+        await asyncio.sleep(1.5)  # the flop is released at least 1.5 s after the last pre-flop view
+        await send({"type": "board", "cards": ["2c", "8d", "9h"]})
+        await _onair_until(s, show_server, lambda d: d.get("board") == ["2c", "8d", "9h"])
+
+        # Put the trim's cut halfway between the last pre-flop release and the flop's.
+        entries = await redis.xrange(keys.public(show_server.table))
+        released = [(int(i.decode().split("-")[0]), json.loads(f[b"m"])) for i, f in entries]
+        flop_at = next(at for at, view in released if view["board"])
+        before_at, before = [(at, view) for at, view in released if not view["board"]][-1]
+        assert flop_at - before_at >= 1000
+        now = await redis.time()
+        trim_ms = now[0] * 1000 + now[1] // 1000 - (flop_at + before_at) // 2
+        status, _ = await post(s, show_server, {"type": "trim", "seconds": trim_ms / 1000})
+        assert status == 200
+        async with s.get(api(show_server, "onair.json")) as r:
+            held = await r.json()
+        async with s.get(api(show_server, "onair.xml")) as r:
+            held_xml = ET.fromstring(await r.text())
+        assert held["trim_ms"] == trim_ms and held["board"] == [] and held["seq"] == before["seq"], held
+        assert held_xml.find("board") is not None and list(held_xml.find("board")) == []
+
+        # Thirty seconds of trim: nothing this young show released has aired yet.
+        assert (await post(s, show_server, {"type": "trim", "seconds": 30}))[0] == 200
+        async with s.get(api(show_server, "onair.json")) as r:
+            assert (await r.json())["on_air"] is False
+        # Trim back to zero: the data source catches up with the feed.
+        assert (await post(s, show_server, {"type": "trim", "seconds": 0}))[0] == 200
+        async with s.get(api(show_server, "onair.json")) as r:
+            assert (await r.json())["board"] == ["2c", "8d", "9h"]
