@@ -235,7 +235,9 @@ def render_markdown() -> str:
             "`{\"error\": \"bad_control\", \"field\", \"message\"}`. "
             "`GET /api/v1/tables/{table}/onair.json` and `onair.xml` (open like `public`): the delayed on-air data with "
             "the controls applied, for vMix, Ross and Viz. `GET /api/v1/tables/{table}/clock` (open): the Redis server's "
-            "time and the table's delay, `{server_ms, delay_ms}`, so on-air clocks run on server time minus the delay.", ""]
+            "time, the table's delay and the structure's minutes per level, `{server_ms, delay_ms, level_minutes}`, so "
+            "on-air clocks run on server time minus the delay and roll a level that runs out into the next. The desk's "
+            "`trim` holds `onair.json`/`onair.xml` back too: they serve the view released at least `trim_ms` ago.", ""]
     for kind in GRAPHICS_COMMANDS:
         out += [f"### `{kind}`", "", "```json", json.dumps(graphics_schema(kind), indent=2), "```", ""]
     out += ["## Feeds", "", "WebSocket `/ws/v1/{feed}?table=ID[&after=SEQ]`: a snapshot on connect, then updates; "
