@@ -148,21 +148,24 @@ class TableCore:
         return facts_from_table(state or self.state)
 
     def _rule_on_table(self, data: Any, *, person: str, role: str, ts: int) -> tuple[tuple[Event, ...], TableState]:
-        """The hand engine's ruling, with the TV-table rules around it (go-live gate, called
-        clock, HALT PLAY, a hand-for-hand all-in held before the board) when this table has them."""
+        """The hand engine's ruling, with the tournament's rules around it: hand-for-hand and
+        the called clock at every table; the TV-table rules (go-live gate, HALT PLAY) when this
+        table has them."""
         command = parse_command(data, hole_card_count=self.state.hole_card_count)
-        if not self.tv_rules:
-            return rule(self.state, command)
         facts = self._facts()
         before: tuple[Event, ...] = ()
         if isinstance(command, StartHand):
-            compliance.check_deal_in(self.compliance, facts, self.rules)  # devices, logos, hand-for-hand
+            if self.tv_rules:
+                compliance.check_deal_in(self.compliance, facts, self.rules)  # devices, logos, hand-for-hand
+            else:
+                compliance.check_hand_for_hand(self.compliance)  # every table deals one hand at a time
         elif isinstance(command, (DealBoard, FourCardFlop, Muck)) or (isinstance(command, SetHoleCards) and role == "dealer"):
             # Hand-for-hand: a called all-in waits for the TD (no hands turned up, no board). The
             # secure room and the camera still record the cards: that reveals nothing at the table.
             compliance.before_runout(self.compliance, facts)
         elif isinstance(command, (Act, PushChips)) and not getattr(command, "out_of_turn", False):
-            before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role)
+            before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role,
+                                              tv_rules=self.tv_rules)
             if not compliance.action_allowed(before):
                 command = KillHand(seat=command.seat, reason=DEAD_ON_THE_CLOCK)
         return self._rule_with(before, command, ts)
@@ -177,7 +180,7 @@ class TableCore:
         rules = self.compliance
         for i, event in enumerate(before + events):
             rules = compliance.apply(rules, event, seq=self.state.seq + 1 + i, ts=ts)
-        after_events = compliance.after_table(rules, self._facts(after), self.rules, ts)  # HALT PLAY now due
+        after_events = compliance.after_table(rules, self._facts(after), self.rules, ts) if self.tv_rules else ()  # HALT PLAY
         for event in after_events:
             after = apply(after, event, seq=after.seq + 1)
         return before + events + after_events, after
@@ -290,13 +293,13 @@ class TableCore:
         # The console shows the called clock; pages count down from this reading and ``ts``.
         view["called_clock"] = read_called_clock(called, now).to_dict() | {"deadline_ms": called.deadline_ms} \
             if called else None
+        facts = self._facts()
         if self.tv_rules:
-            facts = self._facts()
             # The console holds a halted seat's action; it can still enter what happened.
             view["halt"] = list(compliance.hold(self.compliance, facts, self.rules))
             view["deal_blockers"] = [b.message for b in compliance.deal_in_blockers(self.compliance, facts, self.rules)]
-            # Hand-for-hand: the called all-in is held before the board until the TD releases it.
-            view["frozen"] = compliance.frozen(self.compliance, facts)
+        # Hand-for-hand (every table): a called all-in is held until the TD releases it.
+        view["frozen"] = compliance.frozen(self.compliance, facts)
         return view
 
     async def follow_inbox(self) -> None:

@@ -157,17 +157,26 @@ def check_deal_in(state: ComplianceState, facts: TableFacts, config: ComplianceC
                          field="seat" if blockers[0].seat else "type", blockers=blockers)
 
 
+def check_hand_for_hand(state: ComplianceState) -> None:
+    """At a table without the TV-table rules, only hand-for-hand stops the next deal
+    (``NotCleared`` naming ``type``): it is the whole tournament's rule."""
+    gate = clock.hand_for_hand_gate(state.level_clock)
+    if gate:
+        raise NotCleared("no deal yet: " + gate.message, field="type", blockers=(gate,))
+
+
 def before_action(state: ComplianceState, facts: TableFacts, config: ComplianceConfig, seat: int, at_ms: int,
-                  *, by: str = "", role: str = "dealer") -> tuple[Event, ...]:
+                  *, by: str = "", role: str = "dealer", tv_rules: bool = True) -> tuple[Event, ...]:
     """Called before the table takes a betting action by ``seat`` at ``at_ms``.
 
     Returns the compliance events to journal first. If they include ``ClockExpired`` the
     player acted too late: the hand is dead and the action must not be taken (the core
     kills the hand with the engine's ``KillHand``). Otherwise the action is taken, even
-    under HALT PLAY (it physically happened), and the events record it.
+    under HALT PLAY (it physically happened), and the events record it. Without
+    ``tv_rules`` only the called clock applies (it is every table's rule).
     """
     timed = clock.clock_on_action(state.called_clock, config, seat, at_ms)
-    if any(isinstance(e, ClockExpired) for e in timed):
+    if any(isinstance(e, ClockExpired) for e in timed) or not tv_rules:
         return timed
     return timed + camera.action_entered(state.camera, state.violations, facts, config, seat, at_ms, by=by, role=role)
 

@@ -342,6 +342,48 @@ async def test_stopping_the_show_cancels_the_called_clock_and_refusal_countdowns
     countdowns = set(core._countdowns)
     assert clock_timer is not None and not clock_timer.done() and countdowns
     await tv.runtime.stop()
-    assert clock_timer.cancelled() and all(t.cancelled() for t in countdowns)
+    assert clock_timer.cancelled()
+    assert all(t.done() for t in countdowns), "no refusal countdown outlives the show"
     assert core._clock_timer is None and not core._countdowns
     await asyncio.sleep(0.05)
+
+
+async def test_hand_for_hand_and_the_called_clock_hold_at_a_table_without_the_tv_rules(tmp_path):
+    """Hand-for-hand and "Calling for Clock" are the whole tournament's rules: an outer table (no cameras, no
+    device or logo checks) deals one released hand at a time, freezes a called all-in, and a clock answered in
+    time does not kill the hand."""
+    import asyncio
+
+    from tests.conftest import start_show
+
+    server, runner = await start_show(tmp_path, tv_rules=False)
+    try:
+        async with aiohttp.ClientSession() as s:
+            assert (await post(s, server, {"type": "hand_for_hand", "on": True}, "td"))[0] == 200
+            status, body = await post(s, server, {"type": "start_hand", "button": 1})
+            assert status == 422 and body["field"] == "type" and "release the next hand" in body["message"]
+            assert (await post(s, server, {"type": "hand_for_hand_release"}, "td"))[0] == 200
+            assert (await post(s, server, {"type": "start_hand", "button": 1}))[0] == 200
+            actor = server.core.state.hand.actor
+            status, body = await post(s, server, {"type": "call_clock", "seat": actor, "seconds": 1, "countdown": 0,
+                                                  "reason": "deliberate stalling"}, "td")
+            assert status == 200, body
+            action = "allin"
+            while (seat := server.core.state.hand.actor) is not None:
+                assert (await post(s, server, {"type": action, "seat": seat}))[0] == 200
+                action = "call" if action == "allin" else "fold"
+            assert "ClockAnswered" in [r.event["type"] for r in await server.core.journal.load()]
+            live = await view(s, server, "live", "dealer")
+            assert live["frozen"] is True and "halt" not in live
+            status, body = await post(s, server, {"type": "hole_cards", "seat": server.core.awaiting_cards()[0],
+                                                  "cards": ["As", "Kd"]})
+            assert status == 422 and body["message"] == "hand-for-hand: a called all-in waits for the TD to release it"
+            await asyncio.sleep(2.2)  # past the clock and its tie margin: answered, so no expiry
+            assert server.core.state.hand.in_hand(actor)
+            assert (await post(s, server, {"type": "release_all_in"}, "td"))[0] == 200
+            status, body = await post(s, server, {"type": "hole_cards", "seat": server.core.awaiting_cards()[0],
+                                                  "cards": ["As", "Kd"]})
+            assert status == 200, body
+    finally:
+        await runner.cleanup()
+        await server.runtime.stop()
