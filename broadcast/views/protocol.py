@@ -117,8 +117,8 @@ FEEDS = {
               "prize, eliminated by), `deals`, and the `clock` and `called_clock` as they read at the view's `ts`.",
     "commentary": "The public view plus `history` (the hand's actions), delayed.",
     "live": "Dealer console, rep and TD: live, never a hole card (`??`), with `legal`, `needs_board`, `awaiting_cards`, `rulings` and a per-seat `cards_seen` light, "
-            "`called_clock` (seat, phase, `remaining_ms` and `deadline_ms` on Redis TIME, or null); at a TV table also "
-            "`halt` (seats to hold), `deal_blockers` and `frozen` (hand-for-hand: a called all-in waits for the TD).",
+            "`called_clock` (seat, phase, `remaining_ms` and `deadline_ms` on Redis TIME, or null), `frozen` "
+            "(hand-for-hand: a called all-in waits for the TD); at a TV table also `halt` (seats to hold) and `deal_blockers`.",
     "secure": "The secure card room: live with every known card. Off unless a secure person is configured; audited.",
     "compliance": compliance.FEED,
     "control": "The graphics desk, live (not delayed), open like `public`: `{type: \"control\", rev, visible: {element: "
