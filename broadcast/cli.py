@@ -328,10 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="machine-readable output")
     verify.set_defaults(func=cmd_audit_verify)
 
+    from .bench_cli import add_parser as add_bench
     from .equity_cli import add_parser as add_equity
     from .phh_cli import add_parser as add_phh
 
     add_equity(sub)
+    add_bench(sub)
     add_phh(sub)
     try:
         from cardcam.cli import add_parser as add_cardcam
