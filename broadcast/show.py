@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from .engine.errors import Refusal
 from .service import TableCore
@@ -223,8 +224,24 @@ class ShowRuntime:
         """Read a delayed stream with XREAD (every server needs every message) into the hub."""
         stream = keys.public(table) if feed == "public" else keys.commentary(table)
         last = "$"
+        backoff = 0.0
         while True:
-            reply = await self.redis.xread({stream: last}, block=1000, count=500)  # type: ignore[union-attr]
+            try:
+                if last == "$":  # pin "now" to an id, so a reconnect reads on from there
+                    newest = await self.redis.xrevrange(stream, count=1)  # type: ignore[union-attr]
+                    last = newest[0][0].decode() if newest else "0-0"
+                reply = await self.redis.xread({stream: last}, block=1000, count=500)  # type: ignore[union-attr]
+            except (RedisError, OSError) as exc:
+                # Redis restarting or a network blip: wait, then read on from the last id we
+                # carried, so sockets miss nothing that was released meanwhile.
+                backoff = min(5.0, backoff * 2 or 0.1)
+                log.warning("%s feed, table %s: Redis unavailable (%s); trying again in %.1f s",
+                            feed, table, exc, backoff)
+                await asyncio.sleep(backoff)
+                continue
+            if backoff:
+                log.info("%s feed, table %s: Redis is back; reading on", feed, table)
+                backoff = 0.0
             for _, entries in reply or []:
                 for entry_id, fields in entries:
                     last = entry_id.decode()
