@@ -83,6 +83,8 @@ function playerRow(view, seat, winners) {
   stackLine.append(el("span", "stack", chips(seat.stack)));
   const bb = view.blinds && view.blinds.big_blind;
   if (bb && seat.stack > 0) stackLine.append(el("span", "bb", `${(seat.stack / bb).toFixed(seat.stack / bb >= 100 ? 0 : 1)} BB`));
+  // The sponsor badge: the server sends one only while the player's branding complies.
+  if (seat.sponsor) stackLine.append(el("span", "sponsor", seat.sponsor));
   info.append(nameLine, stackLine);
 
   const eq = el("div", "equity");
