@@ -43,6 +43,7 @@ class Analysis:
     ink: np.ndarray          # bool
     red: np.ndarray          # float32 0..1 redness of ink
     sat: np.ndarray          # float32 0..1 saturation
+    paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
 
 
 @dataclass
@@ -134,7 +135,7 @@ def analyse(image: np.ndarray) -> Analysis:
     ink = _remove_outlines(ink.astype(np.uint8), max(img.shape[:2])).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
-    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat)
+    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat, pf)
 
 
 # ----------------------------------------------------------------------------- glyphs
@@ -232,8 +233,8 @@ def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
 
 def _extract(a: Analysis, centre, down, unit):
     """Cut rank and suit glyphs from an upright patch.  None when there is no layout."""
-    (dk, rd, st, pp), M = _warp_patch(a, centre, down, unit,
-                                       [a.dark, a.red, a.sat, a.paper.astype(np.float32)])
+    # Most candidates fail the layout test below: warp the other planes only for those that pass.
+    (dk,), M = _warp_patch(a, centre, down, unit, [a.dark])
     ink = (dk > 0.28).astype(np.uint8)
     ink &= ~_lines(ink) & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -274,7 +275,11 @@ def _extract(a: Analysis, centre, down, unit):
     sb = (sx, sy, sx + sw, sy + sh)
     if rb[3] > sb[1] + 0.25 * sh:  # rank must be above the suit
         return None
-    rmask = np.isin(lab, parts)
+    paper_f = a.paper_f if a.paper_f is not None else a.paper.astype(np.float32)
+    (rd, st, pp), _ = _warp_patch(a, centre, down, unit, [a.red, a.sat, paper_f])
+    in_rank = np.zeros(n, bool)
+    in_rank[parts] = True
+    rmask = in_rank[lab]
     smask = lab == js
     rank_crop = _norm_crop(np.where(rmask, dk, 0).astype(np.float32), rb, RANK_SIZE)
     suit_crop = _norm_crop(np.where(smask, dk, 0).astype(np.float32), sb, SUIT_SIZE)

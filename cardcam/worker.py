@@ -81,7 +81,9 @@ def _profile(path: str | None):
 
 def warm(model_path: str | None = None, profile: str | None = None) -> None:
     """Load the model (and profile) once per pool process, before the first frame."""
-    import cv2  # noqa: F401 - imported here so the first frame does not pay for it
+    import cv2  # imported here so the first frame does not pay for it
+
+    cv2.setNumThreads(1)  # one vision process is one core's work; the pool has one per core
 
     _model(model_path)
     _profile(profile)
@@ -145,6 +147,11 @@ def process_pool(jobs: int | None = None, *, model_path: str | None = None,
     import multiprocessing
 
     jobs = jobs or max(1, os.cpu_count() or 1)
+    # Spawned processes read these when numpy loads. One BLAS thread each: with a thread
+    # pool of its own per process, the classifier's small matrix products ran about 15x
+    # slower on a busy 2-core machine (threads spinning against the other processes).
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=warm, initargs=(model_path, profile))
 
