@@ -647,8 +647,11 @@ def check_no_gaps(name: str, messages: list[tuple[float, dict]], data: ShowData)
     hits = [i for i, text in enumerate(published) if text in received]
     if not hits:
         return [f"{name}: the client received nothing that was published"] if messages else []
-    missing = [entries[i].seq for i in range(hits[0], hits[-1] + 1) if published[i] not in received]
-    return [f"{name}: a resuming client never received seqs {missing[:20]} ({len(missing)} entries)"] if missing else []
+    missing = [entries[i] for i in range(hits[0], hits[-1] + 1) if published[i] not in received]
+    if not missing:
+        return []
+    return [f"{name}: a resuming client never received seqs {[e.seq for e in missing[:20]]} ({len(missing)} entries, "
+            f"published from {missing[0].at_ms} to {missing[-1].at_ms} ms)"]
 
 
 def check_undos(entries: list[StreamEntry], data: ShowData, *, margin_ms: int = 50) -> tuple[list[str], int]:
