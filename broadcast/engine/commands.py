@@ -94,6 +94,15 @@ class Muck:
 
 
 @dataclass(frozen=True)
+class DeclareWinner:
+    """At a showdown whose cards the camera could not read, the dealer (or the secure card
+    room) enters who won instead: the other hands still to show are mucked, and the winner,
+    the only hand left, need not show (rule "Winning hand")."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Undo:
     reason: str = ""
 
@@ -209,12 +218,12 @@ class HoldForReview:
 
 Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional | Misdeal | IssuePenalty | KillHand | Muck
            | Undo | SetLevel | SeatPlayer | MovePlayer | RemovePlayer | Away | FourCardFlop | HoldForReview | RefuseToShow
-           | HiddenChips | ChipCount | DisplayName | DrawButton)
+           | HiddenChips | ChipCount | DisplayName | DrawButton | DeclareWinner)
 
 COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
                  "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
                  "hold_for_review", "refuse_to_show", "show_countdown_over", "hidden_chips",
-                 "chip_count", "display_name", "draw_button")
+                 "chip_count", "display_name", "draw_button", "winner")
 
 # Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
 # director's floor, or both. The secure card room also enters hole cards.
@@ -223,7 +232,7 @@ TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_p
 # The graphics operator's manual overrides (audited correcting events, as the TD's are).
 GRAPHICS_OVERRIDES = frozenset({"chip_count", "display_name"})
 DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away", "refuse_to_show", "show_countdown_over",
-                           "hidden_chips"})
+                           "hidden_chips", "winner"})
 
 
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
@@ -379,6 +388,8 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
                             reason=texts["reason"], rule=rule.strip()[:100])
     if kind == "set_level":
         return SetLevel(level=_int(data, "level", minimum=1))
+    if kind == "winner":
+        return DeclareWinner(seat=_int(data, "seat", minimum=1))  # type: ignore[arg-type]
     if kind == "muck":
         return Muck(seat=_int(data, "seat", minimum=1))
     seat = _int(data, "seat", minimum=1)

@@ -345,6 +345,15 @@ class FourCardFlop(Event):
 
 
 @dataclass(frozen=True)
+class WinnerDeclared(Event):
+    """The dealer or the secure card room entered the showdown's winner (cards unread)."""
+
+    type: ClassVar[str] = "WinnerDeclared"
+    hand: int
+    seat: int
+
+
+@dataclass(frozen=True)
 class HiddenChipsFound(Event):
     """Rule "All-In with Hidden Chips": the chips are committed with the all-in (the winner
     takes them if the all-in player loses), but the player is not paid on them."""
@@ -384,7 +393,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
         HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
         FourCardFlop, HandHeldForReview, ShowCountdownStarted, HiddenChipsFound,
-        ChipCountCorrected, DisplayNameChanged, ButtonDrawn,
+        ChipCountCorrected, DisplayNameChanged, ButtonDrawn, WinnerDeclared,
     )
 }
 

@@ -337,6 +337,13 @@ def _perform(state: State, entry: ActionTaken | BoardDealt, hand: Hand) -> None:
         return
     if entry.action == "muck":
         state.show_or_muck_hole_cards(False)  # at showdown: the hand is not tabled, so it cannot win
+    elif entry.action == "show":
+        # A declared winner's unread cards stay face down (PokerKit allows it in cash-game mode).
+        state.mode = Mode.CASH_GAME
+        try:
+            state.show_or_muck_hole_cards("".join(hand.hole[state.showdown_index]))  # type: ignore[index]
+        finally:
+            state.mode = Mode.TOURNAMENT
     elif entry.action == "fold":
         if state.bets[state.actor_index] >= max(state.bets):  # type: ignore[index]
             # A dead hand (killed, or "At Your Seat") folds even with nothing to call: it

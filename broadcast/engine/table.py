@@ -14,6 +14,7 @@ from .commands import (
     Act,
     Away,
     ChipCount,
+    DeclareWinner,
     DisplayName,
     DrawButton,
     Command,
@@ -77,6 +78,7 @@ from .events import (
     SeatedPlayer,
     ShowCountdownStarted,
     TableOpened,
+    WinnerDeclared,
 )
 from .hand import Hand
 from .penalties import Ledger, Penalty, check_penalty, hand_dealt, issue, propose
@@ -116,6 +118,7 @@ class TableState:
     refusing: frozenset[int] = frozenset()  # seats on a refusal-to-show countdown this hand
     hidden: tuple[HiddenChipsFound, ...] = ()  # chips found behind all-ins this hand
     drawn_button: int | None = None  # a draw for the button since the last hand
+    winner: int | None = None  # a showdown winner entered without cards, this hand
 
     @property
     def hole_card_count(self) -> int:
@@ -193,6 +196,8 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
                                 "now only the floor can kill the hand", field="type", rule="At Your Seat")
         events = (HandKilled(hand=hand.number, seat=command.seat,
                              reason="not at the seat when the last card reached the button (rule \"At Your Seat\")"),)
+    elif isinstance(command, DeclareWinner):
+        events = (_declare_winner(hand, command.seat),)
     elif isinstance(command, HiddenChips):
         if command.seat not in hand.seats or not hand.in_hand(command.seat) or hand.stack(command.seat):
             all_in = [n for n in hand.seats if hand.in_hand(n) and not hand.stack(n)]
@@ -238,7 +243,12 @@ def _consequences(state: TableState, events: tuple[Event, ...]) -> tuple[tuple[E
             for event in more:
                 settled = apply(settled, event, seq=settled.seq + 1)
             more += _penalised_out(settled)
-        elif hand.to_show is not None and hand.to_show in after.killed and not hand.all_in_showdown():
+        elif (hand.to_show is not None and hand.to_show == after.winner and not hand.all_in_showdown()
+              and UNKNOWN in hand.hole[hand.index(hand.to_show)]):
+            # The declared winner's unread cards stay face down while the others muck.
+            more = (ActionTaken(hand=hand.number, seat=hand.to_show, action="show", amount=hand.bet(hand.to_show)),)
+        elif hand.to_show is not None and not hand.all_in_showdown() and (
+                hand.to_show in after.killed or (after.winner is not None and hand.to_show != after.winner)):
             # A dead hand at showdown is not tabled: it cannot win.
             more = (ActionTaken(hand=hand.number, seat=hand.to_show, action="muck", amount=hand.bet(hand.to_show)),)
         elif hand.actor is not None and hand.actor in after.killed:
@@ -456,6 +466,20 @@ def _hold(state: TableState, command: HoldForReview) -> HandHeldForReview:
         raise BadCommand(f"seat {_seat_list(strangers)} was not dealt in to hand {hand.number}: "
                          f"dealt in were seats {_seat_list(sorted(hand.seats))}", field="seats")
     return HandHeldForReview(hand=hand.number, seats=command.seats, reason=command.reason)
+
+
+def _declare_winner(hand: Hand, seat: int) -> WinnerDeclared:
+    """Rule "Winning hand": with unread cards at showdown, the winner may be entered instead of
+    the cards; every other hand still to show is then mucked, so only the winner can win."""
+    if hand.to_show is None:
+        raise IllegalAction("no showdown is under way: a winner is entered only at showdown", field="type")
+    if hand.all_in_showdown():
+        raise IllegalAction("with a player all-in every hand is turned face up: enter the tabled cards of seat "
+                            f"{_seat_list(list(hand.awaiting_cards()))}", field="type", rule="All-In Showdown")
+    if seat not in hand.seats or not hand.in_hand(seat):
+        live = [n for n in hand.seats if hand.in_hand(n)]
+        raise BadCommand(f"seat {seat} is not in this showdown: seats {_seat_list(live)} are", field="seat")
+    return WinnerDeclared(hand=hand.number, seat=seat)
 
 
 STALLING = "Refusal to Show: stalling the progress of play"
@@ -718,7 +742,7 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
             sb_seat, bb_seat = (event.seats[1], event.seats[0]) if heads_up else (event.seats[0], event.seats[1])
         return replace(state, hand=hand, hand_no=event.hand, button=event.button, rulings=(), hand_level=event.level,
                        ledger=ledger, killed=killed_seats, pending=(), camera_checks=(), secured=frozenset(), refusing=frozenset(),
-                       hidden=(),
+                       hidden=(), winner=None,
                        small_blind_seat=sb_seat, big_blind_seat=bb_seat, drawn_button=None)
     if isinstance(event, PlayerSeated):
         seated = SeatedPlayer(event.seat, event.player, event.name, event.country, event.stack)
@@ -754,6 +778,8 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, camera_checks=state.camera_checks + (event,))
     if isinstance(event, HandKilled):
         return replace(state, killed=state.killed | {event.seat}, refusing=state.refusing - {event.seat})
+    if isinstance(event, WinnerDeclared):
+        return replace(state, winner=event.seat)
     if isinstance(event, HiddenChipsFound):
         return replace(state, hidden=state.hidden + (event,))
     if isinstance(event, ShowCountdownStarted):

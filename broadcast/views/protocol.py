@@ -79,6 +79,9 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                      {"player": TEXT, "name": TEXT}, ["player", "name"]),
     "draw_button": ("td", "Rule \"Button\": a draw for the button (restart, redraw, final table); the next hand is dealt "
                     "as a first hand from this seat.", {"seat": SEAT}, ["seat"]),
+    "winner": ("dealer, td, secure", "Rule \"Winning hand\": at a showdown whose cards were not read, the winner instead of "
+               "the cards; the other hands still to show are mucked and the winner need not show. Not at an all-in showdown.",
+               {"seat": SEAT}, ["seat"]),
     "hidden_chips": ("dealer, td", "Rule \"All-In with Hidden Chips\": chips found behind a seat's acknowledged all-in. They "
                      "are committed (the main pot's winners take them if the seat loses), but the seat is not paid on them.",
                      {"seat": SEAT, "amount": CHIPS}, ["seat", "amount"]),

@@ -117,7 +117,7 @@ async def state(request: web.Request) -> web.Response:
 # Which desk may enter which command (DESIGN.md's matrix: dealer commands, tournament
 # controls, and the secure card room's card entry).
 TD_COMMANDS = TD_ONLY | DEALER_AND_TD
-SECURE_COMMANDS = {"hole_cards"}
+SECURE_COMMANDS = {"hole_cards", "winner"}
 
 
 def command_rows(kind: object) -> tuple[str, ...]:

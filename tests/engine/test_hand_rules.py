@@ -532,3 +532,30 @@ def test_a_refusal_names_the_rule_and_the_legal_range():
         events(run(s, {"type": "raise", "seat": 3, "amount": 1200}, {"type": "call", "seat": 1}),
                {"type": "misdeal", "reason": "boxed card"})
     assert info.value.to_dict()["rule"] == "Substantial Action"
+
+
+# -- Winning hand: the winner entered when the cards are unread ----------------------------
+def _unread_showdown():
+    """Three players to a river showdown, no card read; seat 1 is first to show."""
+    return run(table((20000, 20000, 20000)), {"type": "start_hand", "button": 3}, {"type": "call", "seat": 3},
+               {"type": "call", "seat": 1}, {"type": "check", "seat": 2}, {"type": "board", "cards": "2c7d9h"},
+               *({"type": "check", "seat": n} for n in (1, 2, 3)), {"type": "board", "cards": "Js"},
+               *({"type": "check", "seat": n} for n in (1, 2, 3)), {"type": "board", "cards": "3d"},
+               *({"type": "check", "seat": n} for n in (1, 2, 3)))
+
+
+@pytest.mark.parametrize("winner", [1, 2, 3])
+def test_a_showdown_with_unread_cards_is_settled_by_entering_the_winner(winner):
+    s = _unread_showdown()
+    assert s.hand.awaiting_cards()
+    s = run(s, {"type": "winner", "seat": winner})
+    assert not s.in_hand
+    (pot,) = s.hand.payouts()
+    assert pot["winners"] == {winner: 1600} and s.hand.shown() == {}  # nobody's cards are made up
+
+
+def test_the_winner_is_not_entered_at_an_all_in_showdown_the_cards_are():
+    s = run(table((5000, 20000, 20000)), {"type": "start_hand", "button": 3}, {"type": "fold", "seat": 3},
+            {"type": "allin", "seat": 1}, {"type": "call", "seat": 2})
+    with pytest.raises(IllegalAction, match="enter the tabled cards"):
+        events(s, {"type": "winner", "seat": 1})
