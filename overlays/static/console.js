@@ -253,6 +253,7 @@ function describe(body) {
     case "chips": return `${who}pushed ${body.chips.map(chips).join(" + ")}${body.declared ? ` (“${body.declared}”)` : ""}`;
     case "misdeal": return "Misdeal";
     case "hidden_chips": return `Seat ${body.seat} hidden chips ${chips(body.amount || 0)}`;
+    case "winner": return `Seat ${body.seat} wins (cards unread)`;
     case "refuse_to_show": return `Seat ${body.seat} refuses to show: 5-second countdown`;
     case "away": return `Seat ${body.seat} away at the deal`;
     case "four_card_flop": return `Four-card flop ${body.cards.join(" ")}`;
@@ -314,7 +315,7 @@ function build(cmd) {
     if (seat !== null) body.seat = seat;
     body.amount = amountFrom($("hidden-amount").value);
   }
-  if (cmd === "refuse_to_show") body.seat = Number($("show-seat").value);
+  if (cmd === "refuse_to_show" || cmd === "winner") body.seat = Number($("show-seat").value);
   if (cmd === "away") {
     const seat = currentSeat(view);
     if (seat !== null) body.seat = seat;
