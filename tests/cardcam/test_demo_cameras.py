@@ -69,3 +69,18 @@ async def test_the_demo_hands_are_read_by_the_camera_worker_and_reach_the_core(t
 
 async def _is(value):
     return value
+
+
+async def test_the_card_room_enters_a_hand_the_camera_saw_but_could_not_read(tv_show):
+    core = tv_show.core
+    dealer = DemoDealer(core, seed=3)
+    await dealer._clear_tv_rules()
+    await core.submit({"type": "start_hand", "button": 1})
+    # The camera saw faces at seat 2 but read no card: the card room enters them, and
+    # confirms nothing twice (the camera already did).
+    await core.submit({"type": "cards_shown", "seat": 2, "source": "camera"}, person="cam", role="camera")
+    await dealer._card_room(2, ["As", "Kd"])
+    await dealer._card_room(3, ["Qh", "Jc"])  # seat 3: nothing seen at all
+    hand = core.state.hand
+    assert hand.hole[hand.index(2)] == ("As", "Kd") and hand.hole[hand.index(3)] == ("Qh", "Jc")
+    assert {2, 3} <= core.compliance.camera.shown
