@@ -4,7 +4,7 @@ action undone within the delay never reaches the page. Saves docs/overlay-table.
 
 from __future__ import annotations
 
-import asyncio
+import json
 import time
 
 import pytest
@@ -35,6 +35,45 @@ new MutationObserver((records) => {
 """
 
 
+class FeedGate:
+    """Stands between the page and the server's public feed (Playwright's WebSocket route).
+
+    Everything the server sends still reaches the page, in order and never earlier; ``hold``
+    keeps views after a seq back until ``open``, so the test can look at a released state for
+    as long as it needs, however slow the machine, without racing the next street's release."""
+
+    def __init__(self) -> None:
+        self.limit: int | None = None
+        self.held: list[tuple[object, str | bytes]] = []
+        self.passed = 0  # messages that went through (proves the page's feed runs through the gate)
+
+    async def install(self, page) -> None:
+        await page.route_web_socket("**/ws/v1/public?**", self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: self._offer(ws, message))
+
+    def _offer(self, ws, message: str | bytes) -> None:
+        seq = json.loads(message).get("seq")
+        if self.limit is not None and (self.held or (isinstance(seq, int) and seq > self.limit)):
+            self.held.append((ws, message))
+        else:
+            self.passed += 1
+            ws.send(message)
+
+    def hold(self, after_seq: int) -> None:
+        """Views of later seqs wait at the gate."""
+        self.limit = after_seq
+
+    def open(self) -> None:
+        self.limit = None
+        held, self.held = self.held, []
+        for ws, message in held:
+            self.passed += 1
+            ws.send(message)
+
+
 async def wait_for_view(page, condition: str, timeout: float = 10_000):
     """Wait until the page's latest view satisfies ``condition`` (a JS expression on ``v``)."""
     await page.wait_for_function(f"(() => {{ const v = window.tvtable && window.tvtable.last; return !!v && ({condition}); }})()",
@@ -54,6 +93,8 @@ async def test_on_air_table_reveals_hole_cards_only_after_the_hand_and_the_delay
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     await page.add_init_script(WATCH)
+    gate = FeedGate()
+    await gate.install(page)
     await page.goto(f"{show.url}/overlay/table?table={show.table}")
     await page.wait_for_function("window.tvtable !== undefined")
 
@@ -85,27 +126,35 @@ async def test_on_air_table_reveals_hole_cards_only_after_the_hand_and_the_delay
     assert await page.inner_text('.player[data-seat="4"] .tag') == "RAISE\n800"
 
     # Ann folds, Bo and Cy call. On the flop Bo moves all in, Cy calls all in, Di folds.
-    # The board runs out a moment later, so the hand ends live before the all-in has
-    # aired: it airs with the cards up.
+    # The dealer runs the board out at once, so the hand ends live well before Di's fold
+    # has aired (D = 2 s): the all-in airs with the cards up and the equities. The gate
+    # keeps the turn and the river back until the test has looked at the all-in.
     await dealer.act("fold", 1)
     await dealer.act("call", 2)
     await dealer.act("call", 3)
     await dealer.board("Qs", "Jd", "4c")
     await dealer.act("allin", 2)
     await dealer.act("call", 3)
-    await dealer.act("fold", 4)
-    await asyncio.sleep(0.8)  # pacing the live run-out keeps the all-in on air for 0.8 s
-    await dealer.board("2h")
+    all_in_seq = (await dealer.act("fold", 4))["seqs"][-1]
+    gate.hold(after_seq=all_in_seq)
+    await dealer.send({"type": "board", "cards": ["2h"]})
     ended_after = time.time() * 1000  # the river ends the hand live
-    await dealer.board("3d")
-    assert (await dealer.live())["hand_complete"] is True
+    await dealer.send({"type": "board", "cards": ["3d"]})
+    live = await dealer.live()
+    assert live["hand_complete"] is True and live["seq"] > all_in_seq
 
-    await wait_for_view(page, "v.hand === 1 && v.board.length === 3 && v.seats[3].last_action && v.seats[3].last_action.action === 'fold'")
+    await wait_for_view(page, f"v.seq === {all_in_seq} && v.seats[2].hole_cards[0] === '7h'")
+    view = await page.evaluate("window.tvtable.last")
+    assert view["board"] == ["Qs", "Jd", "4c"] and view["seats"][3]["last_action"]["action"] == "fold"
+    assert not view["hand_complete"]
     await page.wait_for_selector('.player[data-seat="3"] [data-card="7h"]', timeout=5_000)
     equities = await page.eval_on_selector_all(".player .equity", "els => els.map((e) => e.textContent)")
     assert equities[1].endswith("%") and equities[2].endswith("%") and equities[0] == equities[3] == ""
+    assert int(equities[1][:-1]) + int(equities[2][:-1]) in (99, 100, 101)
     DOCS.mkdir(exist_ok=True)
     await page.screenshot(path=str(DOCS / "overlay-table.png"), omit_background=True, animations="disabled")
+    assert gate.passed >= 5, "the page's public feed did not run through the gate"
+    gate.open()
 
     # The result airs after the delay: the winner and everybody's cards.
     await wait_for_view(page, "v.hand === 1 && v.hand_complete")
