@@ -25,8 +25,8 @@ from .compliance.config import ComplianceConfig
 from .compliance.dashboard import rep_view
 from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
-from .engine.commands import (Act, DealBoard, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards, StartHand,
-                              parse_command)
+from .engine.commands import (Act, DealBoard, DeclareWinner, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards,
+                              StartHand, parse_command)
 from .engine.errors import BadCommand, Refusal
 from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
 from .engine.table import TableState, apply, rule
@@ -159,9 +159,11 @@ class TableCore:
                 compliance.check_deal_in(self.compliance, facts, self.rules)  # devices, logos, hand-for-hand
             else:
                 compliance.check_hand_for_hand(self.compliance)  # every table deals one hand at a time
-        elif isinstance(command, (DealBoard, FourCardFlop, Muck)) or (isinstance(command, SetHoleCards) and role == "dealer"):
-            # Hand-for-hand: a called all-in waits for the TD (no hands turned up, no board). The
-            # secure room and the camera still record the cards: that reveals nothing at the table.
+        elif isinstance(command, (DealBoard, FourCardFlop, Muck, DeclareWinner)) \
+                or (isinstance(command, SetHoleCards) and role == "dealer"):
+            # Hand-for-hand: a called all-in waits for the TD (no hands turned up, no board, no
+            # winner). The secure room and the camera still record the cards: that reveals
+            # nothing at the table.
             compliance.before_runout(self.compliance, facts)
         elif isinstance(command, (Act, PushChips)) and not getattr(command, "out_of_turn", False):
             before = compliance.before_action(self.compliance, facts, self.rules, command.seat, ts, by=person, role=role,

@@ -89,8 +89,8 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
     "hand_for_hand": (TD, "Hand-for-hand on or off.", {"on": {"type": "boolean"}}, ["on"]),
     "hand_for_hand_release": (TD, "Release the next hand-for-hand hand (every table has finished).", {}, []),
     "release_all_in": (TD, "Hand-for-hand, rule \"Called All-In\": every other table has finished the hand, so this table's "
-                           "frozen all-in may be played out (until then the dealer's tabled cards, `muck`, `board` and "
-                           "`four_card_flop` are refused, and the live view has `frozen: true`).", {}, []),
+                           "frozen all-in may be played out (until then the dealer's tabled cards, `muck`, `winner`, `board` "
+                           "and `four_card_flop` are refused, and the live view has `frozen: true`).", {}, []),
     "field_data": (TD, "Entries, players left, chips in play, prize pool, payouts and logo wearers in the field; or the same as `csv` (one fact per line: `entries,512`, `payout,10-12,18500`, `wearers,Acme Poker,31`).",
                    {"entries": COUNT, "players_left": COUNT, "chips_in_play": COUNT, "prize_pool": COUNT,
                     "payouts": {"type": "array", "items": PAYOUT}, "wearers": PAIRS, "csv": NOTE}, []),

@@ -279,6 +279,7 @@ async def test_hand_for_hand_a_called_all_in_waits_for_the_td_to_release_it(tv):
         rep = await view(s, tv, "compliance", "td")
         assert rep["hand_for_hand"]["all_in_frozen"] is True
         for command in ({"type": "hole_cards", "seat": waiting[0], "cards": ["As", "Kd"]},
+                        {"type": "muck", "seat": waiting[1]}, {"type": "winner", "seat": waiting[0]},
                         {"type": "board", "cards": ["2c", "7d", "9h"]},
                         {"type": "four_card_flop", "cards": ["2c", "7d", "9h", "Js"]}):
             status, body = await post(s, tv, command)
