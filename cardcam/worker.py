@@ -222,6 +222,7 @@ class Worker:
             self.trackers[table] = TableTracker(by_table.get(table, {}), board_cards=BOARD_CARDS if table in boards else 0,
                                                 k=settings.k, n=settings.n)
         self._posted: dict[tuple[str, Any], frozenset[str]] = {}
+        self._shown_posted: set[tuple[str, Any]] = set()
         # per table with a board camera: what the core has, and the street already posted
         self.boards: dict[str, BoardFollower] = {t: BoardFollower(redis, t) for t in boards}
         self._board_hand: dict[str, int] = {}
@@ -332,12 +333,15 @@ class Worker:
                 await self._deal_board(table, state, need)
             else:
                 for change in changes:
-                    if change.kind == "HoleCardsShown":
+                    if change.kind == "HoleCardsShown" and (table, seat) not in self._shown_posted:
+                        # once until the cards are put away: "shown" flickering under glare is one showing
+                        self._shown_posted.add((table, seat))
                         await self.post(table, {"type": "cards_shown", "seat": seat, "source": "camera"})
                     elif change.kind == "HoleCardsSeen":
                         await self._post_cards(table, seat, change.cards)
                 if not state.shown and all(c == UNKNOWN for c in state.cards):
                     self._posted.pop((table, seat), None)  # cards put away: the next hand starts afresh
+                    self._shown_posted.discard((table, seat))
             await self._publish_seat(cam, seat, state, raw, ts, crops.get(seat))
         await self._check_alerts(table)
 
