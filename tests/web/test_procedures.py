@@ -121,3 +121,28 @@ async def test_held_cards_stay_available_to_the_secure_card_room_after_the_next_
     assert {x["seat"]: x["hole_cards"] for x in held["seats"]} == {1: ["Ah", "Ad"], 2: ["7c", "2d"]}
     audit = [f for _, f in await table.runtime.redis.xrange(keys.audit())]
     assert any(b"reviewed held hands" in f[b"a"] for f in audit)
+
+
+async def test_the_go_live_gate_holds_at_every_seating_a_late_entry_is_not_dealt_in_until_cleared(tmp_path):
+    server, runner = await start_show(tmp_path, tv_rules=True)
+    try:
+        async with aiohttp.ClientSession() as s:
+            for seat in server.core.state.seats:
+                for command in ({"type": "surrender_devices", "player": seat.player, "items": ["phone"], "bag": f"B{seat.seat}"},
+                                {"type": "inspect_logos", "player": seat.player, "logos": []}):
+                    assert (await post(s, server, command, role="rep"))[0] == 200
+            status, body = await post(s, server, {"type": "seat_player", "seat": 7, "player": "p-late", "name": "Lu Late",
+                                                  "country": "FR", "stack": 20000}, role="td")
+            assert status == 200, body
+            status, body = await post(s, server, {"type": "start_hand", "button": 1})
+            assert status == 422 and ("Lu Late" in body["message"] or "seat 7" in body["message"]), body
+            assert "device" in body["message"].lower(), body
+            for command in ({"type": "surrender_devices", "player": "p-late", "items": ["phone"], "bag": "B7"},
+                            {"type": "inspect_logos", "player": "p-late", "logos": []}):
+                assert (await post(s, server, command, role="rep"))[0] == 200
+            status, body = await post(s, server, {"type": "start_hand", "button": 1})
+            assert status == 200, body
+        assert 7 in server.core.state.hand.seats
+    finally:
+        await runner.cleanup()
+        await server.runtime.stop()
