@@ -84,3 +84,41 @@ async def test_the_card_room_enters_a_hand_the_camera_saw_but_could_not_read(tv_
     hand = core.state.hand
     assert hand.hole[hand.index(2)] == ("As", "Kd") and hand.hole[hand.index(3)] == ("Qh", "Jc")
     assert {2, 3} <= core.compliance.camera.shown
+
+
+async def test_tvtable_demo_cameras_runs_the_camera_chain_in_its_own_process(tmp_path):
+    import re
+    import signal
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import free_port
+
+    tvtable = str(Path(sys.executable).with_name("tvtable"))
+    proc = await asyncio.create_subprocess_exec(
+        tvtable, "demo", "--cameras", "--seconds", "600", "--port", str(free_port()), "--delay", "2",
+        "--data-dir", str(tmp_path / "var"), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    lines: list[str] = []
+    read_by_camera = re.compile(r"hole_cards by cardcam demo \(camera\)")
+    try:
+        async def follow() -> None:
+            while True:
+                raw = await proc.stdout.readline()
+                if not raw:
+                    raise AssertionError("the demo stopped:\n" + "\n".join(lines[-30:]))
+                lines.append(raw.decode(errors="replace").rstrip())
+                if read_by_camera.search(lines[-1]):
+                    return
+
+        await asyncio.wait_for(follow(), timeout=300)
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)  # our own child: `tvtable demo` stops cleanly on SIGTERM
+            try:
+                await asyncio.wait_for(proc.wait(), timeout=30)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await proc.wait()
+    assert any("cardcam demo: reading 7 camera(s)" in line for line in lines)
+    cards = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
+    assert not [line for line in lines if ("cardcam" in line or "demo dealer" in line) and cards.search(line)]
