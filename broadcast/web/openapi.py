@@ -77,6 +77,7 @@ ROUTES: dict[tuple[str, str], tuple[str | None, str, dict[str, Any]]] = {
     ("GET", "/secure/cards/crop/{seat}"): ("secure", "The latest camera crop of one seat (JPEG).", {}),
     ("POST", "/secure/cards/cards"): ("secure", "Enter or correct a seat's cards.", {}),
     ("POST", "/secure/cards/resolve"): ("secure", "Resolve a duplicate-card alert.", {}),
+    ("GET", "/secure/cards/review"): ("secure", "Hands held for the floor's review, with the held seats' cards (audited).", {}),
     ("GET", "/commentary"): ("commentary", "The commentary desk page (delayed).", {}),
     ("GET", "/api/v1/tables/{table}/stats"): ("commentary", "Per-player stats from the released commentary stream.", {}),
     ("GET", "/api/v1/tables/{table}/hands"): ("commentary", "Released hands, searchable.", {}),
