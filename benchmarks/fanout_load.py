@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -65,60 +66,134 @@ async def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: flo
             await asyncio.sleep(0.1)
 
 
-def start(args: list[str], log: Path) -> subprocess.Popen:
+UVLOOP_TVTABLE = [sys.executable, "-c", "import asyncio, sys, uvloop; asyncio.set_event_loop_policy(uvloop.EventLoopPolicy()); "
+                  "from broadcast.cli import main; sys.argv[0] = 'tvtable'; sys.exit(main())"]
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start(args: list[str], log: Path, *, uvloop: bool = False) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TVTABLE_")}
-    return subprocess.Popen([TVTABLE, *args], stdout=open(log, "wb"), stderr=subprocess.STDOUT, env=env,
+    return subprocess.Popen([*(UVLOOP_TVTABLE if uvloop else [TVTABLE]), *args], stdout=open(log, "wb"), stderr=subprocess.STDOUT, env=env,
                             start_new_session=True)
 
 
 # -- a load-generator process --------------------------------------------------------------
+class Viewer(asyncio.Protocol):
+    """A light WebSocket client: the handshake, then unmasked server frames parsed by hand.
+
+    The generator must not be the bottleneck: aiohttp's client spends several times the
+    server's effort per message, so thousands of them would measure the generator."""
+
+    def __init__(self, host: str, port: int, path: str, late: list[float], delay_ms: int) -> None:
+        self.request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+        self.late, self.delay_ms = late, delay_ms
+        self.buf = bytearray()
+        self.upgraded = False
+        self.first = True
+        self.seen: set[int] = set()
+        self.transport: asyncio.Transport | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(self.request)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time() * 1000
+        buf = self.buf
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if b" 101 " not in buf[:end]:
+                self.transport.close()
+                return
+            self.upgraded = True
+            del buf[:end + 4]
+        while len(buf) >= 2:
+            opcode, n, at = buf[0] & 0x0F, buf[1] & 0x7F, 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            payload = bytes(buf[at:at + n])
+            del buf[:at + n]
+            if opcode == 1:
+                self.message(payload, now)
+            elif opcode == 9:  # ping: a masked pong (mask 0 leaves the payload as it is)
+                self.transport.write(bytes((0x8A, 0x80 | len(payload), 0, 0, 0, 0)) + payload)
+            elif opcode == 8:
+                self.transport.close()
+                return
+
+    def message(self, payload: bytes, now: float) -> None:
+        view = json.loads(payload)
+        seq = view.get("seq")
+        if self.first:  # the snapshot on connect is old news, not a delivery
+            self.first = False
+            self.seen.add(seq)
+            return
+        if seq in self.seen:
+            return  # a hole-card reveal repeats a seq: due when the hand ended, not at ts + D
+        self.seen.add(seq)
+        self.late.append(now - (view["ts"] + self.delay_ms))
+
+
 async def viewers(urls: list[str], count: int, seconds: float, delay_ms: int) -> dict:
     """``count`` sockets over ``urls``; lateness of each seq's first arrival per socket."""
+    from urllib.parse import urlsplit
+
     late: list[float] = []
-    connected = 0
     stop_at = time.monotonic() + seconds
-
-    async def one(i: int, session: aiohttp.ClientSession) -> None:
-        nonlocal connected
-        seen: set[int] = set()
+    loop = asyncio.get_running_loop()
+    open_: list[Viewer] = []
+    for i in range(count):
+        u = urlsplit(urls[i % len(urls)])
         try:
-            async with session.ws_connect(urls[i % len(urls)], heartbeat=None, max_msg_size=0) as ws:
-                connected += 1
-                first = True
-                while time.monotonic() < stop_at:
-                    try:
-                        msg = await ws.receive(timeout=max(0.1, stop_at - time.monotonic()))
-                    except asyncio.TimeoutError:
-                        break
-                    if msg.type != aiohttp.WSMsgType.TEXT:
-                        break
-                    now = time.time() * 1000
-                    view = json.loads(msg.data)
-                    if first:  # the snapshot on connect is old news, not a delivery
-                        first = False
-                        seen.add(view.get("seq"))
-                        continue
-                    if view.get("seq") in seen:
-                        continue  # a hole-card reveal repeats a seq: due when the hand ended, not at ts + D
-                    seen.add(view["seq"])
-                    late.append(now - (view["ts"] + delay_ms))
-        except (aiohttp.ClientError, OSError):
+            _, viewer = await loop.create_connection(
+                lambda: Viewer(u.hostname, u.port, f"{u.path}?{u.query}", late, delay_ms), u.hostname, u.port)
+            open_.append(viewer)
+        except OSError:
             pass
-
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        tasks = []
-        for i in range(count):
-            tasks.append(asyncio.get_running_loop().create_task(one(i, session)))
-            if i % 50 == 49:
-                await asyncio.sleep(0.05)  # connect in waves, as viewers do
-        await asyncio.gather(*tasks)
-    return {"connected": connected, "late_ms": late}
+        if i % 50 == 49:
+            await asyncio.sleep(0.02)  # connect in waves, as viewers do
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+    connected = sum(v.upgraded for v in open_)
+    for v in open_:
+        v.transport.close()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {"connected": connected, "late_ms": late, "cpu_s": round(usage.ru_utime + usage.ru_stime, 2)}
 
 
 def worker_main(argv: list[str]) -> None:
     urls, count, seconds, delay_ms = json.loads(argv[0]), int(argv[1]), float(argv[2]), int(argv[3])
-    print(json.dumps(asyncio.run(viewers(urls, count, seconds, delay_ms))))
+    print(json.dumps(fast_loop_run(viewers(urls, count, seconds, delay_ms))))
+
+
+def fast_loop_run(coro):
+    """``asyncio.run``, on uvloop when it is installed."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 def slow_clients(host: str, port: int, count: int) -> list[socket.socket]:
@@ -153,7 +228,7 @@ async def run(args: argparse.Namespace) -> dict:
         for k in range(args.overlays):
             port = free_port()
             proc = start(["serve", "--config", str(config), "--services", "overlay", "--redis", redis_url, "--port", str(port),
-                          "--data-dir", str(here / f"overlay{k}")], here / f"overlay{k}.log")
+                          "--data-dir", str(here / f"overlay{k}")], here / f"overlay{k}.log", uvloop=args.uvloop)
             procs.append(proc)
             await wait_healthy(f"http://127.0.0.1:{port}", proc, here / f"overlay{k}.log")
             overlays.append((port, proc))
@@ -166,6 +241,9 @@ async def run(args: argparse.Namespace) -> dict:
         slow = slow_clients("127.0.0.1", overlays[0][0], args.slow)
         await asyncio.sleep(min(10.0, args.seconds / 3))  # the viewers connect
         rss_after = {port: rss_kb(proc.pid) for port, proc in overlays}
+        load_before = os.getloadavg()[0]
+        cpu_before = {port: cpu_s(proc.pid) for port, proc in overlays}
+        window = time.monotonic()
 
         dealer, sent = Dealer(seed=11, undo_rate=0.0), 0
         base = f"http://127.0.0.1:{core_port}/api/v1/tables/{TABLE}"
@@ -178,6 +256,7 @@ async def run(args: argparse.Namespace) -> dict:
                 async with s.post(f"{base}/commands", json=command, headers=auth(command)) as r:
                     sent += r.status == 200
                 await asyncio.sleep(1 / args.rate)
+        busy = {port: round((cpu_s(proc.pid) - cpu_before[port]) / (time.monotonic() - window), 2) for port, proc in overlays}
         results = [json.loads((await asyncio.to_thread(g.communicate))[0]) for g in gens]
         for sock in slow:
             sock.close()
@@ -193,6 +272,9 @@ async def run(args: argparse.Namespace) -> dict:
             "rss_per_client_kb": {str(port): round((rss_after[port] - rss_before[port]) / max(1, connected / args.overlays), 1)
                                   for port in rss_before},
             "slow_clients": args.slow, "slow_clients_dropped": dropped,
+            "overlay_cpu_share": busy,  # CPU seconds per second while the dealer played, per overlay server
+            "generator_cpu_s": [r["cpu_s"] for r in results],
+            "uvloop": args.uvloop, "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         }
     finally:
         for proc in procs:
@@ -216,6 +298,7 @@ def main() -> None:
     p.add_argument("--procs", type=int, default=2, help="load-generator processes")
     p.add_argument("--slow", type=int, default=1, help="clients that never read")
     p.add_argument("--delay", type=float, default=1.0)
+    p.add_argument("--uvloop", action="store_true", help="run the overlay servers on uvloop (it must be installed)")
     dump(asyncio.run(run(p.parse_args())))
 
 
