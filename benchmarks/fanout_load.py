@@ -184,7 +184,8 @@ async def viewers(urls: list[str], count: int, seconds: float, delay_ms: int) ->
 
 def worker_main(argv: list[str]) -> None:
     urls, count, seconds, delay_ms = json.loads(argv[0]), int(argv[1]), float(argv[2]), int(argv[3])
-    print(json.dumps(fast_loop_run(viewers(urls, count, seconds, delay_ms))))
+    result = json.dumps(fast_loop_run(viewers(urls, count, seconds, delay_ms)))
+    Path(argv[4]).write_text(result)  # a file, not stdout: a large result was cut in the pipe
 
 
 def fast_loop_run(coro):
@@ -236,8 +237,9 @@ async def run(args: argparse.Namespace) -> dict:
         rss_before = {port: rss_kb(proc.pid) for port, proc in overlays}
 
         per = [args.clients // args.procs + (1 if i < args.clients % args.procs else 0) for i in range(args.procs)]
+        outs = [here / f"viewers{i}.json" for i in range(len(per))]
         gens = [subprocess.Popen([sys.executable, __file__, "--worker", json.dumps(urls), str(n), str(args.seconds),
-                                  str(int(args.delay * 1000))], stdout=subprocess.PIPE) for n in per if n]
+                                  str(int(args.delay * 1000)), str(out)]) for n, out in zip(per, outs) if n]
         slow = slow_clients("127.0.0.1", overlays[0][0], args.slow)
         await asyncio.sleep(min(10.0, args.seconds / 3))  # the viewers connect
         rss_after = {port: rss_kb(proc.pid) for port, proc in overlays}
@@ -257,7 +259,9 @@ async def run(args: argparse.Namespace) -> dict:
                     sent += r.status == 200
                 await asyncio.sleep(1 / args.rate)
         busy = {port: round((cpu_s(proc.pid) - cpu_before[port]) / (time.monotonic() - window), 2) for port, proc in overlays}
-        results = [json.loads((await asyncio.to_thread(g.communicate))[0]) for g in gens]
+        for g in gens:
+            await asyncio.to_thread(g.wait)
+        results = [json.loads(out.read_text()) for out, n in zip(outs, per) if n]
         for sock in slow:
             sock.close()
         late = [x for r in results for x in r["late_ms"]]
