@@ -11,3 +11,5 @@ Entry points::
 
 ``cardcam.tracker`` is pure Python (no OpenCV).  See docs/CARDCAM.md.
 """
+
+import broadcast  # noqa: F401 - its import sets one OpenBLAS thread per process before numpy loads (a fork deadlock)
