@@ -94,7 +94,7 @@ class DelayLine:
                 event = event_from_dict(rec.event)
                 state = apply(state, event, seq=rec.seq)
                 rules = apply_rules(rules, event, seq=rec.seq, ts=rec.ts)
-                release.messages.append(self._views(state, rec.ts, release, rules))
+                release.messages.append(self._views(state, rec.seq, rec.ts, release, rules))
             release.cursor = rec.seq
         if end == start:
             hand = state.hand
@@ -105,18 +105,31 @@ class DelayLine:
                 self.revealed = hand.number
                 return None
             # The hand ended live after its delayed part aired: put its cards on air now.
-            release.messages.append(self._views(state, self._ts_of(state.seq), release, rules))
+            # Under the cursor's seq: the last record aired may be one a later correction undid
+            # (skipped when the line was rebuilt), and the air never goes back in seq.
+            ts = self._ts_of(self.cursor)
+            views = self._views(state, self.cursor, ts, release, rules)
+            if views == self._views(state, self.cursor, ts, Release(0, 0, 0), rules, hole=False):
+                # The known cards are not on this cut's screens (say, only a mucked hand was
+                # read): airing the same message again would reveal nothing.
+                self.revealed = hand.number
+                return None
+            release.messages.append(views)
         self._pending = (state, rules)
         return release
 
-    def _views(self, state: TableState, ts: int, release: Release, rules: ComplianceState) -> tuple[int, dict, dict]:
-        hand = state.hand
-        hole = None
-        if hand is not None and self.hand_over_live(hand.number):
-            hole = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
+    def _views(self, state: TableState, seq: int, ts: int, release: Release,
+               rules: ComplianceState, *, hole: bool = True) -> tuple[int, dict, dict]:
+        """The public and commentary messages at ``seq``; hole cards only once the hand is over live."""
+        hand, cards = state.hand, None
+        if hole and hand is not None and self.hand_over_live(hand.number):
+            cards = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
             release.revealed = max(release.revealed, hand.number)
-        public = public_view(state, ts=ts, hole=hole, rules=rules, config=self.config)
-        return (state.seq, public, commentary_view(state, ts=ts, hole=hole, public=public))
+        public = public_view(state, ts=ts, hole=cards, rules=rules, config=self.config)
+        public["seq"] = seq
+        commentary = commentary_view(state, ts=ts, hole=cards, public=public)
+        commentary["seq"] = seq
+        return (seq, public, commentary)
 
     def _ts_of(self, seq: int) -> int:
         return self.records[seq - 1].ts if seq else 0

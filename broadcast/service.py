@@ -31,7 +31,7 @@ from .engine.errors import BadCommand, Refusal
 from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
 from .engine.table import TableState, apply, rule
 from .store import keys
-from .store.journal import Journal, redis_time_ms
+from .store.journal import Journal, read_all, redis_time_ms
 from .views.projections import live_view, secure_view
 
 log = logging.getLogger("tvtable.core")
@@ -89,6 +89,7 @@ class TableCore:
         self._clock_key: tuple[int, int, int] | None = None
         self._countdowns: set[asyncio.Task] = set()  # refusal-to-show countdowns running
         self._time_anchor = (0, 0.0)  # (Redis TIME in ms, the loop's monotonic seconds then)
+        self._stale = False  # an append's outcome is unknown: read the journal before the next ruling
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -115,6 +116,8 @@ class TableCore:
         if command_id is not None and (not isinstance(command_id, str) or not 0 < len(command_id) <= 100):
             raise BadCommand("id must be a text of 1 to 100 characters chosen by the client", field="id")
         async with self._lock:  # one command at a time: decide sees the state it appends to
+            if self._stale:
+                await self._catch_up()
             if command_id:
                 done = await self.journal.previous_result(command_id)
                 if done is not None:
@@ -129,9 +132,36 @@ class TableCore:
                 events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
             else:
                 events, after = self._rule_on_table(data, person=person, role=role, ts=ts)
-            seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
+            if not events:  # e.g. a repeated camera report: nothing new to record
+                return Accepted(seqs=())
+            try:
+                seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
+            except (ConnectionError, OSError, aioredis.RedisError):
+                # Redis went away mid-append: the script ran whole or not at all, but we cannot
+                # tell which. Read the journal before ruling on anything else.
+                self._stale = True
+                raise
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             return Accepted(seqs=tuple(seqs))
+
+    async def _catch_up(self) -> None:
+        """Fold in what the journal holds past our head (an append whose answer was lost)."""
+        records = await read_all(self.redis, self.table, after=self.journal.seq)
+        for rec in records:
+            event = event_from_dict(rec.event)
+            self.state = apply(self.state, event, seq=rec.seq)
+            self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
+            self.ts = max(self.ts, rec.ts)
+            if isinstance(event, ShowCountdownStarted):
+                self._count_down(event, rec.ts + event.seconds * 1000, rec.seq)
+        if records:
+            self.journal.seq, self.journal.hash = records[-1].seq, records[-1].hash
+            log.info("table %s: the journal kept an append whose answer was lost; now at seq %d",
+                     self.table, self.state.seq)
+            self._arm_clock()
+            for listener in list(self.listeners):
+                listener(self)
+        self._stale = False
 
     async def _server_time(self) -> int:
         ms = await redis_time_ms(self.redis)
@@ -305,13 +335,19 @@ class TableCore:
         return view
 
     async def follow_inbox(self) -> None:
-        """Apply commands other processes post to the inbox stream (runs until cancelled)."""
-        last = "0-0"
+        """Apply commands other processes post to the inbox stream (runs until cancelled).
+
+        Reads on after the stored cursor, so a restart (of the core, or of this loop after
+        a Redis outage) neither skips what was posted meanwhile nor rules twice on an entry:
+        a command refused before must not be accepted later against another hand."""
+        cursor_key = keys.inbox_cursor(self.table)
+        stored = await self.redis.get(cursor_key)
+        last = stored.decode() if stored else "0-0"
         while True:
             reply = await self.redis.xread({keys.inbox(self.table): last}, block=1000, count=100)
             for _, entries in reply or []:
                 for entry_id, fields in entries:
-                    last = entry_id
+                    last = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
                     try:
                         data = json.loads(fields.get(b"c", b"{}"))
                         if isinstance(data, dict) and data.get("type") == "hole_cards":
@@ -323,4 +359,12 @@ class TableCore:
                     except Refusal as refusal:
                         log.info("table %s: inbox command refused: %s", self.table, refusal.reason)
                     except (ValueError, AttributeError) as exc:
-                        log.warning("table %s: inbox entry %s is not a command: %s", self.table, entry_id, exc)
+                        log.warning("table %s: inbox entry %s is not a command: %s", self.table, last, exc)
+                    except (ConnectionError, OSError, aioredis.RedisError):
+                        raise  # the runtime restarts this loop once Redis is back; the entry is read again
+                    except Exception as exc:  # noqa: BLE001 - one bad entry must not stop the camera feed
+                        log.error("table %s: inbox entry %s could not be ruled on: %s", self.table, last,
+                                  type(exc).__name__)
+                    # Ruled on (accepted, refused or unreadable): a Redis error above leaves
+                    # the cursor before this entry, so it is tried again, its id keeping it once.
+                    await self.redis.set(cursor_key, last)

@@ -21,8 +21,10 @@ import asyncio
 import json
 import logging
 import os
+import time
+import traceback
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -163,7 +165,7 @@ class ShowRuntime:
         if "overlay" in self.services or "core" in self.services:
             for table in self.show.tables:
                 for feed in DELAYED_FEEDS:
-                    self._spawn(self._carry(feed, table.id), f"{feed} reader {table.id}")
+                    self._spawn(lambda feed=feed, t=table.id: self._carry(feed, t), f"{feed} reader {table.id}")
         if "cardcam" in self.services:
             self._start_cardcam()
 
@@ -186,12 +188,12 @@ class ShowRuntime:
             core.listeners.append(self._live_changed)
             self.cores[table.id] = core
             self._start_releaser(table.id)
-            self._spawn(core.follow_inbox(), f"inbox {table.id}")
+            self._spawn(core.follow_inbox, f"inbox {table.id}")
 
     def _start_releaser(self, table: str) -> None:
         releaser = Releaser(self.redis, table, config=self.rules)
         self.releasers[table] = releaser
-        self._spawn(releaser.run(), f"releaser {table}")
+        self._spawn(releaser.run, f"releaser {table}")
 
     def _start_cardcam(self) -> None:
         """The camera workers, one task per camera group, as the cardcam Redis user."""
@@ -203,17 +205,43 @@ class ShowRuntime:
 
         url = self.service_url("cardcam")
         for group in settings.groups():
-            self._spawn(run_group(self.show, settings, group, url, **self.cardcam_options), f"cardcam {group}")
+            self._spawn(lambda group=group: run_group(self.show, settings, group, url, **self.cardcam_options), f"cardcam {group}")
 
-    def _spawn(self, coro: Any, name: str) -> None:
-        task = asyncio.get_running_loop().create_task(coro, name=name)
-        task.add_done_callback(self._task_done)
+    def _spawn(self, start: Callable[[], Awaitable[Any]], name: str) -> None:
+        """Run a background loop under supervision until ``stop()``."""
+        task = asyncio.get_running_loop().create_task(self._supervise(start, name), name=name)
         self._tasks.append(task)
 
     @staticmethod
     def _task_done(task: asyncio.Task) -> None:
+        """Log a task that stopped on an error (for tasks that are not supervised)."""
         if not task.cancelled() and task.exception() is not None:
-            log.error("background task %s stopped: %r", task.get_name(), task.exception())
+            log.error("background task %s stopped: %s", task.get_name(), type(task.exception()).__name__)
+
+    @staticmethod
+    async def _supervise(start: Callable[[], Awaitable[Any]], name: str) -> None:
+        """Restart a background loop (releaser, inbox, feed reader, camera group) that stops on
+        an error, with backoff: a Redis restart must not leave the show without a releaser.
+        Each loop rebuilds what it needs from Redis when it starts again."""
+        backoff = 0.0
+        while True:
+            started = time.monotonic()
+            try:
+                await start()
+                log.info("%s: finished", name)
+                return
+            except (RedisError, OSError) as exc:
+                problem = f"Redis unavailable ({exc})"
+            except Exception as exc:  # noqa: BLE001 - a bug: logged loudly, and the show goes on
+                # Where, not what: an error's text could name a live card, and logs are not secure.
+                frame = traceback.extract_tb(exc.__traceback__)[-1]
+                problem = f"stopped on a {type(exc).__name__} at {Path(frame.filename).name}:{frame.lineno}"
+                log.error("%s: %s", name, problem)
+            if time.monotonic() - started > 30:
+                backoff = 0.0  # it ran well for a while: this is a new outage
+            backoff = min(5.0, backoff * 2 or 0.1)
+            log.warning("%s: %s; starting it again in %.1f s", name, problem, backoff)
+            await asyncio.sleep(backoff)
 
     def _live_changed(self, core: TableCore) -> None:
         for feed in ("live", "secure", "compliance"):

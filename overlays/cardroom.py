@@ -176,7 +176,7 @@ async def _json(request: web.Request) -> dict:
         raise _Bad("send the request as JSON (Content-Type: application/json)", "body", status=415)
     try:
         data = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
         raise _Bad("the request is not valid JSON", "body") from None
     if not isinstance(data, dict):
         raise _Bad("the request must be a JSON object", "body")

@@ -245,7 +245,7 @@ async def notes_put(request: web.Request) -> web.Response:
         return _error(404, f"no player {player!r} in this show", "player")
     try:
         body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
         return _error(400, "the note is not valid JSON", "body")
     text = body.get("text") if isinstance(body, dict) else None
     if not isinstance(text, str):

@@ -304,6 +304,9 @@ class HttpDealer:
                                     headers=self.headers, timeout=aiohttp.ClientTimeout(total=5)) as r:
                 body = await r.json()
                 sent.status, sent.body = r.status, body
+            if 400 <= sent.status < 500 and self._dealt and isinstance(sent.command.get("cards"), list):
+                # Refused: those cards were never dealt, and a long hand must not run out of deck.
+                self._dealt[max(self._dealt)].difference_update(sent.command["cards"])
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError, ValueError):
             sent.status = None
 
@@ -562,18 +565,10 @@ def check_stream(name: str, entries: list[StreamEntry], data: ShowData) -> list[
     return problems
 
 
-# A known bug, reported, not ours to fix here: broadcast/delay.py, DelayLine.due(): when
-# a hand ends live while the air is still before its first hole card, the "reveal"
-# re-sends the last message unchanged (the same seq twice, revealing nothing).
+# A seq aired twice must be a hole-card reveal (DelayLine.due): the same message again would be noise.
 EMPTY_REVEAL = "the second time revealing nothing (an empty reveal)"
 BOARD_IN_WORDS = "board cards not in the two-character form"
 DEALT_TWICE = "dealt twice in one hand"
-
-
-def split_known(problems: list[str]) -> tuple[list[str], list[str]]:
-    """(problems, known-bug problems)."""
-    known = [p for p in problems if EMPTY_REVEAL in p]
-    return [p for p in problems if p not in known], known
 
 
 def check_card_format(name: str, messages: list[dict]) -> list[str]:

@@ -37,7 +37,7 @@ from broadcast.store import keys
 from broadcast.store.chain import load_or_create_key
 from broadcast.store.embedded import EmbeddedRedis
 from broadcast.store.verify import verify_table
-from tests.showproc import TABLE, DemoProc, FeedRecorder, HttpDealer, Sent, _alive, read_show, split_known, tear_down, wind_down
+from tests.showproc import TABLE, DemoProc, FeedRecorder, HttpDealer, Sent, _alive, read_show, tear_down, wind_down
 from tests.showproc import check_acknowledged, check_arrivals, check_live_messages, check_no_gaps, check_stream
 
 SEED = int(os.environ.get("TVTABLE_FAULT_SEED", "5027"))
@@ -189,14 +189,4 @@ async def test_fifty_kills_of_the_core_and_of_redis_lose_nothing_and_release_not
     for probe in probes:  # a retried probe applied at most once (check_acknowledged) and answered in the end
         if probe.status is None or probe.status >= 500:
             problems.append(f"probe {probe.id} never got an answer after Redis came back: {probe.status} {probe.body}")
-    problems, known = split_known(problems)
-    unreconnected = [p for p in problems if NO_RECONNECT in p]
-    others = [p for p in problems if p not in unreconnected and not p.startswith("probe ")]
-    assert not others, f"seed {SEED}, {len(others)} problems:\n" + "\n".join(others[:40])
-    if unreconnected:
-        # The core's background readers (releaser, feeds, inbox) stop on a Redis error and are
-        # not restarted: broadcast/show.py must supervise them with backoff. Listed, not hidden.
-        pytest.xfail(f"{len(unreconnected)} of {REDIS_TRIALS} Redis restarts: {NO_RECONNECT}")
-    assert not problems, "\n".join(problems[:40])
-    if known:
-        pytest.xfail("known bugs (see tests/showproc.py): " + "; ".join(known[:6]))
+    assert not problems, f"seed {SEED}, {len(problems)} problems:\n" + "\n".join(problems[:40])

@@ -285,7 +285,8 @@ def _int(minimum: int | None = 0, optional: bool = False) -> Callable[[Any, str]
             if optional:
                 return None
             raise BadCommand(f"{key} is required", field=key)
-        if isinstance(value, str) and value.strip().lstrip("-").replace(",", "").isdigit():
+        digits = value.strip().lstrip("-").replace(",", "") if isinstance(value, str) else ""
+        if digits.isascii() and digits.isdigit() and len(digits) <= 15:
             value = int(value.replace(",", ""))
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadCommand(f"{key} must be a whole number", field=key)

@@ -242,7 +242,8 @@ def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> in
             raise BadCommand(f"{key} is required", field=key)
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.replace(",", "").strip().isdigit():
+        text = value.replace(",", "").strip() if isinstance(value, str) else ""
+        if text.isascii() and text.isdigit() and len(text) <= 15:  # "²" is a digit to Python, not to a dealer
             value = int(value.replace(",", ""))
         else:
             raise BadCommand(f"{key} must be a whole number", field=key)

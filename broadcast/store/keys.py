@@ -19,6 +19,11 @@ def inbox(table: str) -> str:
     return f"{PREFIX}:{{{table}}}:inbox"
 
 
+def inbox_cursor(table: str) -> str:
+    """The id of the last inbox entry the core has ruled on (a restart reads on after it)."""
+    return f"{PREFIX}:{{{table}}}:inbox:cursor"
+
+
 def public(table: str) -> str:
     return f"{PREFIX}:{{{table}}}:public"
 

@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 from broadcast.store import keys
 from broadcast.web.ingest import MAX_FRAME_BYTES
@@ -253,19 +252,14 @@ class Findings:
                 self.problems.append(f"{status} without a message for {label}: {what[:200]!r} -> {text[:200]!r}")
 
 
-# Handlers this fuzzer's owner fixes; a crash anywhere else (the pure core, other desks'
-# pages and APIs) is listed for its owner as a known bug instead of failing the run.
-OURS = ("/broadcast/web/app.py", "/broadcast/web/ingest.py", "/broadcast/web/metrics.py", "/broadcast/web/feeds.py")
 REPO = str(Path(__file__).resolve().parents[2])
 
 
-def core_crashes(caplog, found: Findings) -> list[str]:
-    """The server's unexpected failures since the last call, as "where: what" lines.
-
-    "Where" is the deepest frame in this repository (not the library that raised). A
-    failure there in a handler of ours fails the test; elsewhere it is returned as a
-    known bug for its owner."""
-    lines, outside = [], []
+def core_crashes(caplog, found: Findings) -> None:
+    """Add the server's unexpected failures since the last call to the problems, as
+    "where: what" lines; "where" is the deepest frame in this repository (not the library
+    that raised). Any of them fails the run, wherever it is."""
+    lines = []
     for record in caplog.records:
         if record.name != "tvtable.web" or not record.exc_info:
             continue
@@ -276,12 +270,10 @@ def core_crashes(caplog, found: Findings) -> list[str]:
                 where = f"{name.removeprefix(REPO + '/')}:{tb.tb_lineno} ({tb.tb_frame.f_code.co_name})"
             tb = tb.tb_next
         what = f"{record.exc_info[0].__name__}: {str(record.exc_info[1])[:160]}"
-        (outside if any(part.lstrip("/") in where for part in OURS) or where == "?" else lines).append(f"{where}: {what}")
+        lines.append(f"{where}: {what}")
     caplog.clear()
-    if outside or (found.internal and not lines):
-        found.problems += [f"a handler crashed: {line}" for line in outside] + found.internal
+    found.problems += [f"a handler crashed: {line}" for line in lines] + found.internal
     found.internal.clear()
-    return lines
 
 
 async def journal_mark(redis, table: str) -> tuple[int, bytes | None]:
@@ -410,7 +402,6 @@ async def raw_http(show, found: Findings, rng: random.Random) -> None:
 async def test_ten_thousand_hostile_inputs_get_clear_4xx_and_change_nothing(show_server, caplog):
     show = show_server
     caplog.set_level(logging.ERROR, logger="tvtable.web")
-    known: dict[str, int] = {}
     rng = random.Random(SEED)
     redis = show.runtime.redis
     good = jpeg()
@@ -462,8 +453,7 @@ async def test_ten_thousand_hostile_inputs_get_clear_4xx_and_change_nothing(show
                 jobs += [send_command(s, show, found, "burst of one id", body, dealer | {"Content-Type": "application/json"},
                                       accepted) for _ in range(30)]
             await asyncio.gather(*jobs)
-            for line in core_crashes(caplog, found):
-                known[line] = known.get(line, 0) + 1
+            core_crashes(caplog, found)
 
             assert not found.problems, f"seed {SEED}, round {round_no}:\n" + "\n".join(found.problems[:30])
             after = await journal_mark(redis, show.table)
@@ -487,8 +477,7 @@ async def test_ten_thousand_hostile_inputs_get_clear_4xx_and_change_nothing(show
     elapsed = time.monotonic() - started
     print(f"seed {SEED}: {found.sent} hostile inputs in {elapsed:.1f} s; answers {sorted(found.statuses.items())}")
     assert found.sent >= 10_000
-    assert found.statuses.get(500, 0) == sum(known.values()) and not any(
-        code > 500 for code in found.statuses), found.statuses
+    assert not any(code >= 500 for code in found.statuses), found.statuses
     assert found.statuses.get(200, 0) + found.statuses.get(202, 0) > 0, "nothing was ever accepted: the fuzzer is too blunt"
 
     # The core's state is exactly a replay of its journal: refused input left no trace in memory.
@@ -501,9 +490,6 @@ async def test_ten_thousand_hostile_inputs_get_clear_4xx_and_change_nothing(show
     replayed, kept = fresh.view("compliance"), show.core.view("compliance")
     replayed.pop("now_ms", None), kept.pop("now_ms", None)  # the rep's clock, not state
     assert replayed == kept
-    if known:
-        # Crashes outside this fuzzer's handlers are their owners' to fix; listed, not hidden.
-        pytest.xfail("crashes outside the command, frame and feed handlers:\n" + "\n".join(f"{n}x {line}" for line, n in known.items()))
 
 
 def test_the_fuzzer_is_seeded():
