@@ -32,7 +32,7 @@ from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted
 from .engine.table import TableState, apply, rule
 from .store import keys
 from .store.journal import Journal, read_all, redis_time_ms
-from .views.projections import live_view, secure_view
+from .views.projections import board_need, live_view, secure_view
 
 log = logging.getLogger("tvtable.core")
 
@@ -71,8 +71,9 @@ class TableCore:
     """Owns one table's state and journal. Use ``open()`` once, then ``submit()``."""
 
     def __init__(self, redis: aioredis.Redis, table_cfg: Any, levels: Any, key: bytes, *, delay_s: float,
-                 compliance_config: ComplianceConfig | None = None) -> None:
+                 compliance_config: ComplianceConfig | None = None, field_data: dict | None = None) -> None:
         self.redis = redis
+        self.field_data = field_data  # the show file's [field]: a new table opens with it
         self.config = table_cfg
         self.levels = levels
         self.table = table_cfg.id
@@ -90,6 +91,7 @@ class TableCore:
         self._countdowns: set[asyncio.Task] = set()  # refusal-to-show countdowns running
         self._time_anchor = (0, 0.0)  # (Redis TIME in ms, the loop's monotonic seconds then)
         self._stale = False  # an append's outcome is unknown: read the journal before the next ruling
+        self._board_need: str | None = None  # what board cameras were last told
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -104,8 +106,16 @@ class TableCore:
         await self._server_time()
         await self.redis.sadd(keys.tables(), self.table)
         if not records:
-            await self._append([opening_event(self.config, self.levels)], command_id=None)
+            opening: list[Event] = [opening_event(self.config, self.levels)]
+            if self.field_data:  # the show file's entries, prize pool and payouts, as the TD would enter them
+                from .compliance.field import set_field_data
+
+                ts = await self._server_time()
+                opening.append(set_field_data(parse_compliance({"type": "field_data", **self.field_data},
+                                                               by="the show file", role="td", at_ms=ts)))
+            await self._append(opening, command_id=None)
         self._arm_clock()  # a clock called before a restart still runs out
+        await self._tell_board_cameras()
         for seat in self.state.refusing:  # so does a refusal-to-show countdown (it ends at once)
             self._count_down(ShowCountdownStarted(hand=self.state.hand_no, seat=seat), self.ts, self.state.seq)
         log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
@@ -159,6 +169,7 @@ class TableCore:
             log.info("table %s: the journal kept an append whose answer was lost; now at seq %d",
                      self.table, self.state.seq)
             self._arm_clock()
+            await self._tell_board_cameras()
             for listener in list(self.listeners):
                 listener(self)
         self._stale = False
@@ -244,12 +255,26 @@ class TableCore:
             self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
         self.ts = ts
         self._arm_clock()
+        await self._tell_board_cameras()
         for rec, event in zip(records, events):
             if isinstance(event, ShowCountdownStarted):
                 self._count_down(event, rec.ts + event.seconds * 1000, rec.seq)
         for listener in list(self.listeners):
             listener(self)
         return [r.seq for r in records]
+
+    async def _tell_board_cameras(self) -> None:
+        """Keep the board-need key current (board cameras may read it and nothing else of the
+        table's). Written only when it changes: most actions do not change the board."""
+        need = json.dumps(board_need(self.state), separators=(",", ":"))
+        if need == self._board_need:
+            return
+        try:
+            await self.redis.set(keys.board_need(self.table), need)
+            self._board_need = need
+        except (ConnectionError, OSError, aioredis.RedisError) as exc:
+            # The command is in the journal already: do not fail it. Written with the next one.
+            log.warning("table %s: could not tell the board cameras (%s)", self.table, type(exc).__name__)
 
     def _arm_clock(self) -> None:
         """Keep one timer per called clock: started when a clock is called, stopped when it is

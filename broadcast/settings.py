@@ -227,6 +227,9 @@ class Show:
     cardcam: Any = None  # cardcam.cameras.CardcamSettings: [cardcam] and [[cameras]]
     watch_delay: float = 0.0  # extra seconds on /watch, on top of each table's delay
     redis: RedisSettings = field(default_factory=RedisSettings)
+    # ``[field]``: a new table's opening field data (entries, prize pool, payouts), in the
+    # form of the TD's ``field_data`` command; later the TD's own field data replaces it.
+    field_data: Mapping[str, Any] | None = None
 
     def table(self, id: str) -> TableConfig:
         """Return the table with this id; raise ``KeyError`` naming the known ids."""
@@ -342,7 +345,8 @@ class _Section:
 
 
 def _read_show(data: dict[str, Any]) -> Show:
-    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras", "redis"), "top")
+    top = _Section(data, "", ("show", "levels", "tables", "people", "compliance", "cardcam", "cameras", "redis", "field"),
+                   "top")
     show = _Section(top.get("show", _MISSING), "show", (
         "name", "delay", "host", "port", "redis_url", "allow_unsafe_redis", "open_onair", "watch_delay",
         "short_all_ins",
@@ -380,7 +384,35 @@ def _read_show(data: dict[str, Any]) -> Show:
         compliance=_read_compliance(top),
         watch_delay=show.seconds("watch_delay", 0.0),
         redis=_read_redis(top, redis_url),
+        field_data=_read_field(top),
     )
+
+
+FIELD_KEYS = ("entries", "players_left", "chips_in_play", "prize_pool", "payouts")
+
+
+def _read_field(top: _Section) -> dict[str, Any] | None:
+    """``[field]`` and its ``[[field.payouts]]`` (first, last, amount), checked by the very
+    rules the TD's ``field_data`` command is checked by."""
+    if not top.has("field"):
+        return None
+    sec = _Section(top.get("field", {}), "field", FIELD_KEYS, "[field]")
+    data: dict[str, Any] = {name: sec.whole(name, 0, None, "must be a whole number, 0 or more", 0)
+                            for name in FIELD_KEYS if name != "payouts"}
+    data["payouts"] = [{"first": p.whole("first", 1, None, "must be a finishing place, 1 or more"),
+                        "last": p.whole("last", 1, None, "must be a finishing place, 1 or more",
+                                        p.get("first", 1)),
+                        "amount": p.whole("amount", 0, None, "must be a whole amount of money, 0 or more")}
+                       for p in sec.sections("payouts", ("first", "last", "amount"), "[[field.payouts]]", required=False)]
+    from .compliance.commands import parse_command
+    from .compliance.field import set_field_data
+    from .engine.errors import Refusal
+
+    try:
+        set_field_data(parse_command({"type": "field_data", **data}, by="the show file", role="td", at_ms=0))
+    except Refusal as refusal:
+        raise ConfigError(f"field.{refusal.field or 'payouts'}", refusal.reason) from None
+    return data
 
 
 def _read_redis(top: _Section, url: str | None) -> RedisSettings:

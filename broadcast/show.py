@@ -47,6 +47,10 @@ DELAYED_FEEDS = ("public", "commentary")
 SERVICES = SERVICE_KINDS  # core, overlay, cardcam
 
 
+# A Redis restart takes about a second: try again at least that often, so the releaser and
+# the feeds are back within a second of it (an operator watching the air notices more).
+REDIS_RETRY_MAX_S = 1.0
+
 def parse_services(text: str) -> frozenset[str]:
     """``"core,overlay"`` -> the set of services; raises ``ValueError`` naming a wrong one."""
     chosen = [part.strip() for part in text.split(",") if part.strip()]
@@ -183,7 +187,7 @@ class ShowRuntime:
         key = load_or_create_key(self.data_dir)
         for table in self.show.tables:
             core = TableCore(self.redis, table, self.show.levels, key, delay_s=self.delay(table.id),
-                             compliance_config=self.rules)
+                             compliance_config=self.rules, field_data=self.show.field_data)
             await core.open()
             core.listeners.append(self._live_changed)
             self.cores[table.id] = core
@@ -231,15 +235,16 @@ class ShowRuntime:
                 log.info("%s: finished", name)
                 return
             except (RedisError, OSError) as exc:
-                problem = f"Redis unavailable ({exc})"
+                problem, cap = f"Redis unavailable ({exc})", REDIS_RETRY_MAX_S
             except Exception as exc:  # noqa: BLE001 - a bug: logged loudly, and the show goes on
                 # Where, not what: an error's text could name a live card, and logs are not secure.
                 frame = traceback.extract_tb(exc.__traceback__)[-1]
                 problem = f"stopped on a {type(exc).__name__} at {Path(frame.filename).name}:{frame.lineno}"
+                cap = 5.0
                 log.error("%s: %s", name, problem)
             if time.monotonic() - started > 30:
                 backoff = 0.0  # it ran well for a while: this is a new outage
-            backoff = min(5.0, backoff * 2 or 0.1)
+            backoff = min(cap, backoff * 2 or 0.1)
             log.warning("%s: %s; starting it again in %.1f s", name, problem, backoff)
             await asyncio.sleep(backoff)
 
@@ -262,7 +267,7 @@ class ShowRuntime:
             except (RedisError, OSError) as exc:
                 # Redis restarting or a network blip: wait, then read on from the last id we
                 # carried, so sockets miss nothing that was released meanwhile.
-                backoff = min(5.0, backoff * 2 or 0.1)
+                backoff = min(REDIS_RETRY_MAX_S, backoff * 2 or 0.1)
                 log.warning("%s feed, table %s: Redis unavailable (%s); trying again in %.1f s",
                             feed, table, exc, backoff)
                 await asyncio.sleep(backoff)

@@ -13,18 +13,17 @@ Anything else (the camera ahead of the betting, a card it cannot read, an old bo
 yet gathered, the dealer having keyed a different card) posts nothing: the dealer deals
 from the console as always.
 
-:class:`BoardFollower` tells the worker what the core has: it follows the table's
-journal (read only) and folds it with the pure engine, as the core does when it starts.
+:class:`BoardFollower` tells the worker what the core has: the core keeps a small
+board-need key (``broadcast.views.projections.board_need``), with no hole card in it.
 """
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-from broadcast.compliance.events import event_from_dict
-from broadcast.engine.table import TableState, apply
-from broadcast.store.journal import read_all
+from broadcast.store import keys
 
 from .tracker import UNKNOWN
 
@@ -58,41 +57,39 @@ class BoardNeed:
 
 
 class BoardFollower:
-    """Follows one table's journal (read only) to know its board and whether cards are due.
+    """Tells the board camera what the core has: the core's board-need key (the hand, its
+    board and how many cards are due; no hole card). The camera's Redis user may read that
+    key and nothing else of the table: never the journal, which holds every hole card.
 
-    ``refresh()`` reads only the records it has not seen.  When the journal cannot be
-    read (a Redis user without read access to it), ``refresh()`` returns None and the
-    board camera posts nothing; the reason is logged once.
+    When the key cannot be read (Redis away, or a user without access), ``refresh()``
+    returns None and the board camera posts nothing; the reason is logged once.
     """
 
     def __init__(self, redis: Any, table: str) -> None:
         self.redis = redis
         self.table = table
-        self.state = TableState()
         self._warned = False
 
     async def refresh(self) -> BoardNeed | None:
         try:
-            records = await read_all(self.redis, self.table, after=self.state.seq)
-        except Exception as exc:  # noqa: BLE001 - no journal access: the board camera stays quiet
+            raw = await self.redis.get(keys.board_need(self.table))
+        except Exception as exc:  # noqa: BLE001 - no access: the board camera stays quiet
             if not self._warned:
                 self._warned = True
-                log.warning("cardcam: table %s: cannot read the journal (%s), so the board camera posts no board "
-                            "cards (its Redis user needs read access to the table's journal)",
-                            self.table, type(exc).__name__)
+                log.warning("cardcam: table %s: cannot read what the board needs (%s), so the board camera posts "
+                            "no board cards (its Redis user needs read access to %s)",
+                            self.table, type(exc).__name__, keys.board_need(self.table))
             return None
-        state = self.state
-        for rec in records:
-            state = apply(state, event_from_dict(rec.event), seq=rec.seq)
-        self.state = state
-        return need(state)
+        self._warned = False
+        return parse_need(raw)
 
 
-def need(state: TableState) -> BoardNeed:
-    """The board need of a table state (pure)."""
-    hand = state.hand
-    if hand is None:
-        return BoardNeed(state.hand_no, (), 0)
-    if hand.ended:
-        return BoardNeed(hand.number, tuple(hand.board), 0)
-    return BoardNeed(hand.number, tuple(hand.board), hand.needs_board())
+def parse_need(raw: bytes | str | None) -> BoardNeed | None:
+    """The core's board-need key as a :class:`BoardNeed` (None when absent or unreadable)."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return BoardNeed(int(data["hand"]), tuple(str(c) for c in data["board"]), int(data["needs"]))
+    except (ValueError, KeyError, TypeError):
+        return None

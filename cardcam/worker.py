@@ -17,7 +17,7 @@ worker process per group, on this machine or another, through the same Redis):
     impossible read: the seats, never the card;
   - from a board camera, ``{"type": "board", "cards": [...], "source": "camera"}``, the
     dealer's own command, only when the core waits for those very cards (see
-    :mod:`cardcam.board`: it follows the journal, read only, to know).
+    :mod:`cardcam.board`: the core's board-need key tells it, with no hole card in it).
 
 * for the secure card room it keeps, in Redis (see :mod:`cardcam.cameras` for the
   names), each seat's read and light, the latest frame crop, and the alerts with their

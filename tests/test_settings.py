@@ -104,6 +104,8 @@ def test_example_show_sets_every_key():
                                       "forbidden_operators", "unauthorised_satellites", "clock_seconds",
                                       "clock_countdown", "short_level_clock_seconds", "short_level_clock_countdown",
                                       "short_level_minutes", "clock_tie_ms"}
+    assert set(raw["field"]) == {"entries", "players_left", "chips_in_play", "prize_pool", "payouts"}
+    assert {k for p in raw["field"]["payouts"] for k in p} == {"first", "last", "amount"}
     assert all(set(s) == {"seat", "id", "name", "country", "chips", "bio"} for t in raw["tables"] for s in t["seats"])
     show = load_show(CONFIG / "example.toml")
     assert [t.id for t in show.tables] == ["tv", "outer"]
@@ -319,3 +321,22 @@ def test_short_all_ins_is_a_show_setting_default_tda_and_a_bad_value_names_the_k
     with pytest.raises(ConfigError) as info:
         parse_show(show_with(lambda d: d["show"].update(short_all_ins="robert")))
     assert info.value.key == "show.short_all_ins" and "several short all-ins" in str(info.value)
+
+
+def test_payouts_come_from_the_show_file_checked_like_the_tds_field_data():
+    """Rule book issue: "Payouts come from the config, or from the TD's field data after a deal"."""
+    def field(**extra):
+        return lambda d: d.update(field={"entries": 96, "players_left": 6, "prize_pool": 96000, **extra})
+
+    show = parse_show(show_with(field(payouts=[{"first": 1, "amount": 30000}, {"first": 2, "last": 6, "amount": 10000}])))
+    assert show.field_data["payouts"] == [{"first": 1, "last": 1, "amount": 30000}, {"first": 2, "last": 6, "amount": 10000}]
+    assert parse_show(show_with(lambda d: None)).field_data is None  # optional
+
+    too_much = refused(field(payouts=[{"first": 1, "amount": 90000}, {"first": 2, "amount": 9000}]))
+    assert too_much.key == "field.payouts" and "exceed the prize pool (96,000)" in str(too_much)
+    overlap = refused(field(payouts=[{"first": 1, "last": 3, "amount": 1}, {"first": 3, "amount": 1}]))
+    assert overlap.key == "field.payouts" and "overlap at place 3" in str(overlap)
+    assert refused(field(players_left=97)).key == "field.players_left"
+    assert refused(field(payouts=[{"first": 0, "amount": 1}])).key == "field.payouts[0].first"
+    assert refused(field(payouts=[{"first": 1, "amount": "lots"}])).key == "field.payouts[0].amount"
+    assert "did you mean 'entries'" in str(refused(lambda d: d.update(field={"entrys": 5})))

@@ -97,3 +97,41 @@ async def test_every_page_selects_its_table(two_tables):
         async with s.get(f"{url}/watch?table={outer}") as r:
             body = await r.text()
         assert f'href="/watch?table={tv}"' in body and 'aria-current="page"' in body  # the table picker
+
+
+async def test_a_new_table_opens_with_the_show_files_payouts_and_only_once(tmp_path):
+    """Payouts come from the config (``[field]``) or from the TD's field data: a new table's
+    journal opens with them, and they air with the delay like any field data."""
+    from tests.conftest import show_toml
+
+    text = show_toml("tv", delay=0.3) + "\n".join([
+        "[field]", "entries = 96", "prize_pool = 10000",
+        "[[field.payouts]]", "first = 1", "amount = 6000",
+        "[[field.payouts]]", "first = 2", "last = 4", "amount = 1000", ""])
+    runtime = ShowRuntime(parse_show(text), tmp_path / "var", environ={})
+    url, runner = await serve(runtime)
+    try:
+        core = runtime.cores["tv"]
+        assert (core.compliance.field.payout(1), core.compliance.field.payout(3), core.compliance.field.payout(5)) == \
+            (6000, 1000, None)
+        records = await read_all(runtime.redis, "tv")
+        assert [r.event["type"] for r in records] == ["TableOpened", "FieldDataSet"]
+        assert records[1].event["by"] == "the show file" and records[1].event["prize_pool"] == 10000
+        deadline = time.monotonic() + 20
+        while True:  # on air with the delay: the payout ladder graphic's data
+            newest = await runtime.redis.xrevrange(keys.public("tv"), count=1)
+            tour = json.loads(newest[0][1][b"m"])["tournament"] if newest else {}
+            if tour.get("payouts"):
+                break
+            assert time.monotonic() < deadline, "the show file's payouts never aired"
+            await asyncio.sleep(0.1)
+        assert tour["payouts"] == [{"first": 1, "last": 1, "amount": 6000}, {"first": 2, "last": 4, "amount": 1000}]
+        assert tour["prize_pool"] == 10000 and tour["entries"] == 96
+    finally:
+        await shut(runtime, runner)
+    again = ShowRuntime(parse_show(text), tmp_path / "var", environ={})  # a restart replays, enters nothing
+    await again.start()
+    try:
+        assert [r.event["type"] for r in await read_all(again.redis, "tv")] == ["TableOpened", "FieldDataSet"]
+    finally:
+        await again.stop()

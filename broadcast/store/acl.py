@@ -39,7 +39,7 @@ COMMANDS = {
     # CONFIG GET appendfsync to refuse a Redis that could lose acknowledged events.
     "core": "+@all -@dangerous +info +config|get +script|load +script|exists",
     "overlay": f"-@all {_CONNECT} +xread +xrange +xrevrange +xlen +hget +hgetall +hset +hdel +hexists +hlen",
-    "cardcam": f"-@all {_CONNECT} +xadd +xread +hset +hdel +set +del +exists +pexpire",
+    "cardcam": f"-@all {_CONNECT} +xadd +xread +hset +hdel +set +get +del +exists +pexpire",
 }
 
 
@@ -66,7 +66,8 @@ def key_patterns(show: Show, kind: str) -> list[str]:
         return [f"%R~{k}" for k in readable] + pages + [f"~{keys.PREFIX}:notes:*"]
     if kind == "cardcam":
         own = [f"~{keys.PREFIX}:{{{t}}}:cardcam:*" for t in tables] + [f"~{keys.PREFIX}:cardcam:*"]
-        return [f"%W~{keys.inbox(t)}" for t in tables] + own
+        # Board cameras read what the board needs (no hole card), never the journal.
+        return [f"%W~{keys.inbox(t)}" for t in tables] + [f"%R~{keys.board_need(t)}" for t in tables] + own
     raise ValueError(f"no process kind {kind!r}: kinds are {', '.join(SERVICE_KINDS)}")
 
 

@@ -24,6 +24,12 @@ def inbox_cursor(table: str) -> str:
     return f"{PREFIX}:{{{table}}}:inbox:cursor"
 
 
+def board_need(table: str) -> str:
+    """JSON {hand, board, needs}: the board and how many board cards are due (no hole card).
+    The core writes it; board cameras read it, and nothing else of the table."""
+    return f"{PREFIX}:{{{table}}}:board:need"
+
+
 def public(table: str) -> str:
     return f"{PREFIX}:{{{table}}}:public"
 

@@ -98,6 +98,9 @@ class Releaser:
         sleeps on a local timer until the next record is due. Redis only honours a short
         XREAD timeout every 1/hz s (100 ms by default), so it must not be the alarm clock.
         """
+        # A restart (after a Redis outage) re-reads the journal and the cursor from Redis:
+        # the last release's answer may have been lost with the connection.
+        self.holding, self._last_lock = False, 0.0
         await self._sync_clock()
         follower: asyncio.Task | None = None
         last_sync = 0.0

@@ -26,6 +26,15 @@ from .graphics import sponsor_badges
 FEEDS = ("public", "commentary", "live", "compliance", "secure", "control")
 
 
+def board_need(state: TableState) -> dict[str, Any]:
+    """What a board camera must know to deal (no hole card): the hand number, the board the
+    core has, and how many board cards are due now (0: none)."""
+    hand = state.hand
+    if hand is None:
+        return {"hand": state.hand_no, "board": [], "needs": 0}
+    return {"hand": hand.number, "board": list(hand.board), "needs": 0 if hand.ended else hand.needs_board()}
+
+
 def _header(state: TableState, feed: str, ts: int) -> dict[str, Any]:
     hand = state.hand
     blinds = state.blinds if state.levels else None

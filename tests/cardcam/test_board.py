@@ -17,7 +17,7 @@ import pytest
 
 from cardcam import cameras as names
 from cardcam.art import BACK
-from cardcam.board import cards_to_deal
+from cardcam.board import BoardNeed, cards_to_deal
 from cardcam.worker import Worker, process_pool
 from tests.cardcam.conftest import have_decks
 from tests.cardcam.test_worker import Running, card_words, inbox, settings_for, show, until  # noqa: F401 - fixture
@@ -158,3 +158,25 @@ async def test_the_board_camera_deals_the_flop_and_turn_only_when_due_and_never_
 
 async def _is(value):
     return value
+
+
+def test_the_board_need_tells_a_board_camera_the_board_and_no_hole_card():
+    """The core's board-need key (the board camera's only view of the table) holds the hand,
+    the board and the cards due; the hole cards never, though the core knows them."""
+    from broadcast.views.projections import board_need, live_view
+    from cardcam.board import parse_need
+    from tests.engine.helpers import run, table
+
+    state = run(table(), {"type": "start_hand", "button": 1},
+                {"type": "hole_cards", "seat": 1, "cards": ["As", "Ah"]},
+                {"type": "hole_cards", "seat": 2, "cards": ["Kc", "Kd"]})
+    assert board_need(state) == {"hand": 1, "board": [], "needs": 0}  # preflop betting still on
+    while board_need(state)["needs"] == 0:
+        legal = live_view(state, ts=0)["legal"]
+        state = run(state, {"type": "check" if legal["check"] else "call", "seat": legal["seat"]})
+    assert board_need(state) == {"hand": 1, "board": [], "needs": 3}
+    state = run(state, {"type": "board", "cards": ["Qh", "7d", "2s"]})
+    raw = json.dumps(board_need(state))
+    assert not {"As", "Ah", "Kc", "Kd"} & set(json.loads(raw)["board"]) and "As" not in raw and "Kc" not in raw
+    assert parse_need(raw) == BoardNeed(1, ("Qh", "7d", "2s"), 0)
+    assert parse_need(None) is None and parse_need(b"{not json") is None and parse_need('{"hand": 1}') is None

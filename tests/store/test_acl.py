@@ -63,6 +63,7 @@ def test_the_acl_file_names_each_tables_keys_and_switches_the_default_user_off()
         assert f"%R~{keys.control(table)}" in lines["tvt-overlay"]
         assert f"%W~{keys.inbox(table)}" in lines["tvt-cardcam"]
     assert "journal" not in lines["tvt-overlay"] and "journal" not in lines["tvt-cardcam"]
+    assert f"%R~{keys.board_need(TABLES[0])}" in lines["tvt-cardcam"]
     assert "a" * 20 not in text  # only the password's SHA-256 is in the file
 
 
@@ -104,6 +105,9 @@ def test_a_cardcam_user_can_only_add_to_the_inbox(server):
             denied(cardcam.hgetall, keys.head(table))
             denied(cardcam.xadd, keys.journal(table), {"e": "{}", "h": "00"})
             cardcam.hset(keys.lights_key(table), "1", "all")  # its own keys: what it saw
+            cardcam.get(keys.board_need(table))  # what a board camera needs: the board, no hole card
+            denied(cardcam.set, keys.board_need(table), '{"hand":1,"board":[],"needs":3}')  # the core's to say
+            denied(cardcam.get, keys.head(table))
         denied(cardcam.xrange, keys.audit())
 
 
