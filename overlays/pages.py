@@ -93,8 +93,9 @@ async def overlay_table(request: web.Request) -> web.Response:
     request.app[GATE].check(request, "public")
     runtime, tables = _tables(request)
     table = _table_id(request, tables)
-    snapshot = await runtime.backlog("public", table, None)
-    first = json.loads(snapshot[-1][1]) if snapshot else None
+    from broadcast.web.control import public_on_air
+
+    first = await public_on_air(runtime, table)  # the first paint waits out the desk's trim too
     return render("overlay_table.html", table=table, table_name=_name(tables, table), show_name=runtime.show.name,
                   view=first, view_json=_script_json(first))
 

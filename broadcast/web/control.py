@@ -83,6 +83,12 @@ def _roster(runtime: Any, table: str, view: dict[str, Any] | None) -> Roster:
     return Roster(players={s.player.id: (on_air.get(s.player.id, s.player.name), s.player.bio) for s in seats})
 
 
+async def public_on_air(runtime: Any, table: str) -> dict[str, Any] | None:
+    """What the on-air pages show now: the latest public view held for the desk's trim."""
+    _, control = await latest(runtime.redis, table)
+    return await _public(runtime, table, int(control.get("trim_ms") or 0))
+
+
 async def _public(runtime: Any, table: str, trim_ms: int = 0) -> dict[str, Any] | None:
     """The latest public view; with the desk's trim, the latest released at least ``trim_ms``
     ago (Redis time): a data source airs in step with the pages, which hold each view as long."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import xml.etree.ElementTree as ET
 
@@ -235,6 +236,11 @@ async def test_the_desks_trim_holds_the_polling_endpoints_back_too(show_server):
             held_xml = ET.fromstring(await r.text())
         assert held["trim_ms"] == trim_ms and held["board"] == [] and held["seq"] == before["seq"], held
         assert held_xml.find("board") is not None and list(held_xml.find("board")) == []
+        # A page opened now paints the same held view first, not the newest one.
+        async with s.get(f"{show_server.url}/overlay/table?table={show_server.table}") as r:
+            page = await r.text()
+        first = json.loads(re.search(r'id="first-view">(.*?)</script>', page, re.S).group(1))
+        assert first["seq"] == before["seq"] and first["board"] == [], first
 
         # Thirty seconds of trim: nothing this young show released has aired yet.
         assert (await post(s, show_server, {"type": "trim", "seconds": 30}))[0] == 200
