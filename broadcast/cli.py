@@ -119,6 +119,23 @@ async def _serve(args, show, *, demo: bool) -> int:
     return 0
 
 
+def _log_tasks() -> None:
+    """Log where each background task of the show is waiting (for an operator chasing a stall).
+    Frames and line numbers only: no values, so no card can reach the log."""
+    import logging
+
+    out = []
+    for task in asyncio.all_tasks():
+        frames, coro = [], task.get_coro()
+        while coro is not None and len(frames) < 30:  # down the chain of awaits to where it waits
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "ag_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                frames.append(f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno} {frame.f_code.co_name}")
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        out.append(f"  {task.get_name()}: {' > '.join(frames) or 'running'}")
+    logging.getLogger("tvtable").warning("%d tasks (SIGUSR1):\n%s", len(out), "\n".join(sorted(out)))
+
+
 async def _until_stopped(seconds: float) -> None:
     """Wait for Ctrl-C, SIGTERM (``docker stop``) or ``seconds`` (0: no limit)."""
     import signal
@@ -127,6 +144,7 @@ async def _until_stopped(seconds: float) -> None:
     loop = asyncio.get_running_loop()
     try:
         loop.add_signal_handler(signal.SIGTERM, stop.set)
+        loop.add_signal_handler(signal.SIGUSR1, _log_tasks)  # `kill -USR1 PID`: what is the show waiting on?
     except (NotImplementedError, RuntimeError):
         pass
     try:
