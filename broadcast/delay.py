@@ -94,7 +94,7 @@ class DelayLine:
                 event = event_from_dict(rec.event)
                 state = apply(state, event, seq=rec.seq)
                 rules = apply_rules(rules, event, seq=rec.seq, ts=rec.ts)
-                release.messages.append(self._views(state, rec.seq, rec.ts, release, rules))
+                release.messages.append(self._views(state, rec.seq, rec.ts, rules, self._revealed(state, release)))
             release.cursor = rec.seq
         if end == start:
             hand = state.hand
@@ -108,8 +108,8 @@ class DelayLine:
             # Under the cursor's seq: the last record aired may be one a later correction undid
             # (skipped when the line was rebuilt), and the air never goes back in seq.
             ts = self._ts_of(self.cursor)
-            views = self._views(state, self.cursor, ts, release, rules)
-            if views == self._views(state, self.cursor, ts, Release(0, 0, 0), rules, hole=False):
+            views = self._views(state, self.cursor, ts, rules, self._revealed(state, release))
+            if views == self._views(state, self.cursor, ts, rules, None):
                 # The known cards are not on this cut's screens (say, only a mucked hand was
                 # read): airing the same message again would reveal nothing.
                 self.revealed = hand.number
@@ -118,13 +118,17 @@ class DelayLine:
         self._pending = (state, rules)
         return release
 
-    def _views(self, state: TableState, seq: int, ts: int, release: Release,
-               rules: ComplianceState, *, hole: bool = True) -> tuple[int, dict, dict]:
-        """The public and commentary messages at ``seq``; hole cards only once the hand is over live."""
-        hand, cards = state.hand, None
-        if hole and hand is not None and self.hand_over_live(hand.number):
-            cards = {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
-            release.revealed = max(release.revealed, hand.number)
+    def _revealed(self, state: TableState, release: Release) -> dict[int, tuple[str, ...]] | None:
+        """The hand's hole cards once it is over live (the release then counts it revealed)."""
+        hand = state.hand
+        if hand is None or not self.hand_over_live(hand.number):
+            return None
+        release.revealed = max(release.revealed, hand.number)
+        return {seat: hand.hole[i] for i, seat in enumerate(hand.seats)}
+
+    def _views(self, state: TableState, seq: int, ts: int, rules: ComplianceState,
+               cards: dict[int, tuple[str, ...]] | None) -> tuple[int, dict, dict]:
+        """The public and commentary messages at ``seq``, with ``cards`` (hole cards) if given."""
         public = public_view(state, ts=ts, hole=cards, rules=rules, config=self.config)
         public["seq"] = seq
         commentary = commentary_view(state, ts=ts, hole=cards, public=public)

@@ -25,6 +25,7 @@ from .compliance.config import ComplianceConfig
 from .compliance.dashboard import rep_view
 from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
+from .compliance.field import from_show_file
 from .engine.commands import (Act, DealBoard, DeclareWinner, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards,
                               StartHand, parse_command)
 from .engine.errors import BadCommand, Refusal
@@ -96,23 +97,15 @@ class TableCore:
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
         records = await self.journal.load()
-        state, rules = TableState(), compliance.ComplianceState()
+        self.state, self.compliance = TableState(), compliance.ComplianceState()
         for rec in records:
-            event = event_from_dict(rec.event)  # hand and compliance events share the journal
-            state = apply(state, event, seq=rec.seq)
-            rules = compliance.apply(rules, event, seq=rec.seq, ts=rec.ts)
-            self.ts = rec.ts
-        self.state, self.compliance = state, rules
+            self._fold(rec)
         await self._server_time()
         await self.redis.sadd(keys.tables(), self.table)
         if not records:
             opening: list[Event] = [opening_event(self.config, self.levels)]
             if self.field_data:  # the show file's entries, prize pool and payouts, as the TD would enter them
-                from .compliance.field import set_field_data
-
-                ts = await self._server_time()
-                opening.append(set_field_data(parse_compliance({"type": "field_data", **self.field_data},
-                                                               by="the show file", role="td", at_ms=ts)))
+                opening.append(from_show_file(self.field_data, at_ms=self.server_now_ms()))
             await self._append(opening, command_id=None)
         self._arm_clock()  # a clock called before a restart still runs out
         await self._tell_board_cameras()
@@ -154,14 +147,19 @@ class TableCore:
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             return Accepted(seqs=tuple(seqs))
 
+    def _fold(self, rec: Any) -> Event:
+        """Fold one journal record into the table and compliance states (replay, catch-up)."""
+        event = event_from_dict(rec.event)  # hand and compliance events share the journal
+        self.state = apply(self.state, event, seq=rec.seq)
+        self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
+        self.ts = max(self.ts, rec.ts)
+        return event
+
     async def _catch_up(self) -> None:
         """Fold in what the journal holds past our head (an append whose answer was lost)."""
         records = await read_all(self.redis, self.table, after=self.journal.seq)
         for rec in records:
-            event = event_from_dict(rec.event)
-            self.state = apply(self.state, event, seq=rec.seq)
-            self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
-            self.ts = max(self.ts, rec.ts)
+            event = self._fold(rec)
             if isinstance(event, ShowCountdownStarted):
                 self._count_down(event, rec.ts + event.seconds * 1000, rec.seq)
         if records:

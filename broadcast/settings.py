@@ -404,12 +404,11 @@ def _read_field(top: _Section) -> dict[str, Any] | None:
                                         p.get("first", 1)),
                         "amount": p.whole("amount", 0, None, "must be a whole amount of money, 0 or more")}
                        for p in sec.sections("payouts", ("first", "last", "amount"), "[[field.payouts]]", required=False)]
-    from .compliance.commands import parse_command
-    from .compliance.field import set_field_data
+    from .compliance.field import from_show_file
     from .engine.errors import Refusal
 
     try:
-        set_field_data(parse_command({"type": "field_data", **data}, by="the show file", role="td", at_ms=0))
+        from_show_file(data, at_ms=0)
     except Refusal as refusal:
         raise ConfigError(f"field.{refusal.field or 'payouts'}", refusal.reason) from None
     return data

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from broadcast.engine.cards import parse_card
+from broadcast.engine.commands import whole_number
 from broadcast.engine.errors import BadCommand
 
 from .events import Logo, Payout
@@ -285,10 +286,8 @@ def _int(minimum: int | None = 0, optional: bool = False) -> Callable[[Any, str]
             if optional:
                 return None
             raise BadCommand(f"{key} is required", field=key)
-        digits = value.strip().lstrip("-").replace(",", "") if isinstance(value, str) else ""
-        if digits.isascii() and digits.isdigit() and len(digits) <= 15:
-            value = int(value.replace(",", ""))
-        if isinstance(value, bool) or not isinstance(value, int):
+        value = whole_number(value, signed=True)
+        if value is None:
             raise BadCommand(f"{key} must be a whole number", field=key)
         if minimum is not None and value < minimum:
             raise BadCommand(f"{key} must be at least {minimum:,}", field=key)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from broadcast.engine.errors import BadCommand
 
-from .commands import SetFieldData
+from .commands import SetFieldData, parse_command
 from .errors import need_role
 from .events import FieldDataSet, Payout
 
@@ -108,6 +108,12 @@ def set_field_data(cmd: SetFieldData) -> FieldDataSet:
         if paid > data["prize_pool"]:
             raise BadCommand(f"the payouts ({paid:,}) exceed the prize pool ({data['prize_pool']:,})", field="payouts")
     return FieldDataSet(**data, at_ms=cmd.at_ms, by=cmd.by, role=cmd.role)
+
+
+def from_show_file(data: dict, at_ms: int) -> FieldDataSet:
+    """The show file's ``[field]`` as the TD would enter it (the same checks, ``BadCommand``
+    naming the field). Settings check it at load; a new table's journal opens with it."""
+    return set_field_data(parse_command({"type": "field_data", **data}, by="the show file", role="td", at_ms=at_ms))
 
 
 def apply_field(field: FieldData, event) -> FieldData:

@@ -235,18 +235,27 @@ DEALER_AND_TD = frozenset({"misdeal", "four_card_flop", "hold_for_review", "away
                            "hidden_chips", "winner"})
 
 
+def whole_number(value: Any, *, signed: bool = False) -> int | None:
+    """An int, or a text of digits as a dealer types it ("1,200"); None for anything else:
+    a bool, "²" (a digit to Python, not to a dealer), or more than 15 digits."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = value.replace(",", "").strip() if isinstance(value, str) else ""
+    digits = text[1:] if signed and text.startswith("-") else text
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) <= 15 else None
+
+
 def _int(data: dict, key: str, *, required: bool = True, minimum: int = 0) -> int | None:
     value = data.get(key)
     if value is None:
         if required:
             raise BadCommand(f"{key} is required", field=key)
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        text = value.replace(",", "").strip() if isinstance(value, str) else ""
-        if text.isascii() and text.isdigit() and len(text) <= 15:  # "²" is a digit to Python, not to a dealer
-            value = int(value.replace(",", ""))
-        else:
-            raise BadCommand(f"{key} must be a whole number", field=key)
+    value = whole_number(value)
+    if value is None:
+        raise BadCommand(f"{key} must be a whole number", field=key)
     if value < minimum:
         raise BadCommand(f"{key} must be at least {minimum}", field=key)
     return value
