@@ -101,12 +101,19 @@ async def _serve(args, show, *, demo: bool) -> int:
         from .rehearsal import ScriptDealer
 
         script = getattr(args, "script_hands", None)
+        frames_only = getattr(args, "frames_only", False)
+        cameras = []
         for core in runtime.cores.values():
             dealer = ScriptDealer(core, script) if script else \
-                DemoDealer(core, cameras=runtime.show if getattr(args, "cameras", False) else None)
+                DemoDealer(core, cameras=runtime.show if getattr(args, "cameras", False) or frames_only else None,
+                           camera_reader=not frames_only)
+            if getattr(dealer, "rig", None) is not None:
+                cameras.append(dealer.rig.cameras_toml())
             task = asyncio.get_running_loop().create_task(dealer.run(), name=f"demo dealer {core.table}")
             task.add_done_callback(runtime._task_done)  # a dealer that dies says so in the log
             dealers.append(task)
+        if frames_only and cameras:
+            _write_camera_show(args, runtime, cameras)
     try:
         await _until_stopped(args.seconds)
     finally:
@@ -117,6 +124,20 @@ async def _serve(args, show, *, demo: bool) -> int:
         await runtime.stop()
         logging.getLogger("tvtable").info("show stopped cleanly")
     return 0
+
+
+def _write_camera_show(args, runtime, cameras: list[str]) -> None:
+    """``demo --frames-only``: the show file a separate card reader needs (the demo's own
+    show plus its cameras), and the command that runs it."""
+    path = Path(args.data_dir) / "demo-cameras.toml"
+    text = Path(args.config).read_text(encoding="utf-8")
+    path.write_text(text.rstrip() + "\n\n# the demo's cameras (tvtable demo --frames-only)\n" + "\n".join(cameras),
+                    encoding="utf-8")
+    from .store.acl import redacted
+
+    url = redacted(runtime.url)
+    logging.getLogger("tvtable").info("demo cameras: frames only; read them with: tvtable cardcam run --config %s "
+                                      "--redis %s", path, url)
 
 
 def _log_tasks() -> None:
@@ -302,6 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--cameras", action="store_true",
                       help="run the whole camera chain: synthetic hole-card and board camera frames read by the "
                            "real card reader (slower; needs gnome-cards-data and rsvg-convert)")
+    demo.add_argument("--frames-only", action="store_true",
+                      help="like --cameras, but push the frames only and run no card reader here: read them with "
+                           "`tvtable cardcam run --config DATA_DIR/demo-cameras.toml --redis URL` (written at start), "
+                           "as a worker on another machine would")
     demo.add_argument("--redis", default=None, help="external Redis URL instead of the embedded one")
     demo.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     demo.set_defaults(func=cmd_demo)

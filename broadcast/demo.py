@@ -30,9 +30,10 @@ class DemoDealer:
     """Deals hands at one table until cancelled or the tournament is won."""
 
     def __init__(self, core: TableCore, *, seed: int | None = None, pace: float = 1.0, cameras: Any = None,
-                 camera_wait: float = 12.0) -> None:
+                 camera_wait: float = 12.0, camera_reader: bool = True) -> None:
         """``cameras``: the show (``Show``) to run the camera chain for, or None (the dealer
-        posts what the camera would)."""
+        posts what the camera would). ``camera_reader`` False: push the frames only, for a
+        ``tvtable cardcam run`` in another process (``rig.cameras_toml()``)."""
         self.core = core
         self.rng = random.Random(seed)
         self.pace = pace
@@ -42,7 +43,7 @@ class DemoDealer:
         self.laid: list[str] = []
         self.fallbacks = {"hole_cards": 0, "board": 0}  # what the cameras did not read in time
         if cameras is not None:
-            self.rig = _rig(core, cameras, seed)
+            self.rig = _rig(core, cameras, seed, camera_reader)
 
     async def _do(self, command: dict, *, person: str = "demo dealer", role: str = "dealer") -> bool:
         try:
@@ -93,7 +94,9 @@ class DemoDealer:
             players = [s for s in state.seats if s.stack > 0]
             if len(players) < 2:
                 log.info("demo dealer: %s has all the chips; the demo tournament is over", players[0].name if players else "nobody")
-                return
+                if not await self._re_enter():
+                    return
+                continue
             if not state.in_hand:
                 button = self.rng.choice(players).seat if state.button is None else None
                 await self._do({"type": "start_hand", **({"button": button} if button else {})})
@@ -102,6 +105,25 @@ class DemoDealer:
                 continue
             await self._step()
             await self._pause(0.5, 1.3)
+
+    async def _re_enter(self) -> bool:
+        """The demo plays on until stopped: the busted players re-enter with their starting
+        stacks, as in a re-entry event (the TD seats them; a seat between the small blind
+        and the button is refused by the rules, so that player waits for the next one)."""
+        if self.core.state.in_hand:
+            return True
+        busy = {s.seat for s in self.core.state.seats if s.stack > 0}
+        back = 0
+        for seat in self.core.config.seats:
+            if seat.seat in busy:
+                continue
+            p = seat.player
+            back += await self._do({"type": "seat_player", "seat": seat.seat, "player": p.id, "name": p.name,
+                                    "country": p.country, "stack": p.chips, "reason": "re_entry"},
+                                   person="demo TD", role="td")
+        if back:
+            log.info("demo dealer: %d player(s) re-enter; the demo plays on", back)
+        return back > 0
 
     async def _deal_hole_cards(self) -> None:
         hand = self.core.state.hand
@@ -213,7 +235,7 @@ class DemoDealer:
         await self._do(command)
 
 
-def _rig(core: TableCore, show: Any, seed: int | None) -> Any:
+def _rig(core: TableCore, show: Any, seed: int | None, reader: bool = True) -> Any:
     from cardcam.demo_rig import DemoRig
 
-    return DemoRig(core.redis, show, core.table, seed=seed)
+    return DemoRig(core.redis, show, core.table, seed=seed, reader=reader)

@@ -139,9 +139,10 @@ class TableCore:
                 return Accepted(seqs=())
             try:
                 seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
-            except (ConnectionError, OSError, aioredis.RedisError):
-                # Redis went away mid-append: the script ran whole or not at all, but we cannot
-                # tell which. Read the journal before ruling on anything else.
+            except (ConnectionError, OSError, aioredis.RedisError, asyncio.CancelledError):
+                # Redis went away mid-append (or the caller was cancelled while it waited):
+                # the script ran whole or not at all, but we cannot tell which. Read the
+                # journal before ruling on anything else.
                 self._stale = True
                 raise
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))

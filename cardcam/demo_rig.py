@@ -31,8 +31,12 @@ class DemoRig:
     """Hole-card cameras for ``seats`` and a board camera at one table, plus their worker."""
 
     def __init__(self, redis: Any, show: Any, table: str, *, deck: str = DECK, level: str = "easy",
-                 fps: float = 4.0, seed: int | None = None, jobs: int | None = None) -> None:
+                 fps: float = 4.0, seed: int | None = None, jobs: int | None = None,
+                 reader: bool = True) -> None:
+        """``reader``: run the card reader here; False pushes the frames only, for a
+        ``tvtable cardcam run`` elsewhere with :meth:`cameras_toml` in its show file."""
         self.redis = redis
+        self.reader = reader
         self.table = table
         self.deck = deck
         self.level = level
@@ -49,6 +53,17 @@ class DemoRig:
         self._showing: dict[Any, list[bytes] | None] = {n: None for n in seats}
         self._showing[BOARD] = None
         self._empty: list[bytes] = []
+
+    def cameras_toml(self) -> str:
+        """The ``[[cameras]]`` sections of these cameras, for a show file that a separate
+        ``tvtable cardcam run`` reads (the demo's frames, another process's reader)."""
+        out = []
+        for cam in self.settings.cameras:
+            seat = cam.regions[0].seat
+            where = "board = true" if seat == BOARD else f"seat = {seat}"
+            out.append(f'[[cameras]]\nid = "{cam.id}"\ntable = "{cam.table}"\nsource = "push"\n{where}\n'
+                       f'group = "{cam.group}"\n')
+        return "\n".join(out)
 
     def camera(self, seat: Any) -> str:
         return f"demo-{self.table}-{'board' if seat == BOARD else f'seat{seat}'}"
@@ -96,6 +111,10 @@ class DemoRig:
         """Run the worker and push frames until cancelled."""
         loop = asyncio.get_running_loop()
         self._empty = await asyncio.to_thread(self._render_empty)
+        if not self.reader:  # a capture PC only: the reader runs in another process
+            self.ready.set()
+            await self._push()
+            return
         pool = process_pool(self.jobs)
         # The model loads in every vision process before the first hand is dealt.
         try:

@@ -89,6 +89,26 @@ def warm(model_path: str | None = None, profile: str | None = None) -> None:
     _profile(profile)
 
 
+def _vision_process(parent_pid: int, model_path: str | None, profile: str | None) -> None:
+    """A pool process's start: leave when the worker that made it is gone, then warm up.
+
+    A worker killed outright (SIGKILL, OOM killer, a crash) cannot shut its pool down, and
+    its vision processes would go on eating the capture PC's cores. A daemon thread
+    watching the parent pid holds whichever thread made the pool (a parent-death signal
+    follows the creating thread, not the process)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os._exit(0)
+
+    if os.getppid() != parent_pid:
+        os._exit(0)
+    threading.Thread(target=watch, name="cardcam-parent-watch", daemon=True).start()
+    warm(model_path, profile)
+
+
 def crop_region(image, box):
     """The part of ``image`` inside ``box`` (x, y, w, h fractions), or all of it."""
     if box is None:
@@ -153,7 +173,7 @@ def process_pool(jobs: int | None = None, *, model_path: str | None = None,
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=warm, initargs=(model_path, profile))
+                               initializer=_vision_process, initargs=(os.getpid(), model_path, profile))
 
 
 async def shutdown_pool(pool: Executor, timeout: float = 3.0) -> None:

@@ -56,8 +56,10 @@ def now_ms() -> float:
 class DemoProc:
     """``tvtable demo`` on a data dir; ``start()`` again with ``resume=True`` after a kill."""
 
-    def __init__(self, data_dir: Path, *, delay: float, port: int | None = None, seconds: int = 3600) -> None:
+    def __init__(self, data_dir: Path, *, delay: float, port: int | None = None, seconds: int = 3600,
+                 extra: tuple[str, ...] = ()) -> None:
         self.data_dir = Path(data_dir)
+        self.extra = tuple(extra)  # more ``tvtable demo`` options, e.g. ("--frames-only",)
         self.delay = delay
         self.port = port or free_port()
         self.seconds = seconds
@@ -79,7 +81,7 @@ class DemoProc:
 
     def start(self, *, resume: bool = False) -> None:
         cmd = [TVTABLE, "demo", "--seconds", str(self.seconds), "--delay", str(self.delay),
-               "--port", str(self.port), "--data-dir", str(self.data_dir)]
+               "--port", str(self.port), "--data-dir", str(self.data_dir), *self.extra]
         if resume:
             cmd.append("--resume")
         env = {k: v for k, v in os.environ.items() if not k.startswith("TVTABLE_")}

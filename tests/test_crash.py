@@ -27,6 +27,8 @@ import random
 
 import pytest
 
+from broadcast.store.journal import read_all
+from tests.conftest import start_show
 from tests.showproc import (
     DemoProc,
     FeedRecorder,
@@ -114,3 +116,28 @@ async def test_sigkill_and_resume_lose_nothing_and_release_nothing_early(tmp_pat
         problems += check_card_format(name, [m for _, m in rec.messages])
     problems += check_cards_dealt_once(data)
     assert not problems, f"seed {SEED}, {len(problems)} problems:\n" + "\n".join(problems[:40])
+
+
+async def test_a_command_cancelled_while_it_is_appended_leaves_the_core_in_step_with_its_journal(tmp_path):
+    """A caller can be cancelled while the core waits for the journal's answer (a dealer
+    task stopped, a request abandoned): the append may have landed. The next command must
+    rule on the journal as it is, not on a state that missed that record."""
+    server, runner = await start_show(tmp_path)
+    core = server.core
+    try:
+        cancelled = 0
+        for i in range(150):
+            task = asyncio.get_running_loop().create_task(
+                core.submit({"type": "set_level", "level": 1 + i % 2}, person="td", role="td"))
+            await asyncio.sleep(0.0005 * (i % 7))  # at different points of the round trip
+            cancelled += task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        assert cancelled, "no command was cancelled mid-way"
+        await core.submit({"type": "set_level", "level": 1 if core.state.level == 2 else 2}, person="td", role="td")
+        journal = await read_all(core.redis, core.table)
+        assert core.state.seq == journal[-1].seq == core.journal.seq
+        levels = [r.event["level"] for r in journal if r.event["type"] == "LevelChanged"]
+        assert levels[-1] == core.state.level
+    finally:
+        await runner.cleanup()
+        await server.runtime.stop()
