@@ -30,6 +30,8 @@ from .engine.commands import (Act, DealBoard, DeclareWinner, FourCardFlop, KillH
                               StartHand, parse_command)
 from .engine.errors import BadCommand, Refusal
 from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
+from .engine.penalties import Ledger
+from .engine.penalties import record as penalty_record
 from .engine.table import TableState, apply, rule
 from .store import keys
 from .store.journal import Journal, read_all, redis_time_ms
@@ -109,6 +111,10 @@ class TableCore:
             await self._append(opening, command_id=None)
         self._arm_clock()  # a clock called before a restart still runs out
         await self._tell_board_cameras()
+        # The players seated here are this table's to keep in the register (a write lost
+        # with Redis before a restart is made good now).
+        seated = {s.player for s in self.state.seats if s.stack > 0}
+        await self._keep_register(Ledger(), seated)
         for seat in self.state.refusing:  # so does a refusal-to-show countdown (it ends at once)
             self._count_down(ShowCountdownStarted(hand=self.state.hand_no, seat=seat), self.ts, self.state.seq)
         log.info("table %s: journal at seq %d, hand %d", self.table, self.state.seq, self.state.hand_no)
@@ -131,6 +137,11 @@ class TableCore:
                 # Rule "Four-Card Flops": one of the four is drawn at random as the burn. The
                 # core has no randomness; the draw comes in with the command and is journalled.
                 data = {**data, "draw": secrets.randbelow(4)}
+            if isinstance(data, dict) and data.get("type") == "seat_player":
+                # Penalties move with the player's id: the register's record comes along (a
+                # client's own "carried" is never taken).
+                data = {**data, "carried": await self._carried(data.get("player"))}
+            ledger = self.state.ledger
             if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
                 events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
             else:
@@ -146,7 +157,43 @@ class TableCore:
                 self._stale = True
                 raise
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
+            if self.state.ledger != ledger:
+                await self._keep_register(ledger)
             return Accepted(seqs=tuple(seqs))
+
+    async def _carried(self, player: Any) -> dict | None:
+        """The field's penalty register's record of a player, or None."""
+        if not isinstance(player, str) or not player.strip():
+            return None  # the command's own check names the field
+        raw = await self.redis.hget(keys.penalty_register(), player.strip()[:64])
+        if not raw:
+            return None
+        try:
+            found = json.loads(raw)
+        except ValueError:
+            log.warning("table %s: the penalty register's record of a player is unreadable", self.table)
+            return None
+        return found if isinstance(found, dict) else None
+
+    async def _keep_register(self, before: Any, players: Any = None) -> None:
+        """Write the records that changed at this table to the field's penalty register (the
+        journal stays the truth; the register carries a player's record to the next table)."""
+        ledger = self.state.ledger
+        if players is None:
+            players = {p.player for p in ledger.penalties} | {p for p, _ in ledger.sitting_out} \
+                | {p for p, _ in before.sitting_out}
+        changed = {}
+        for player in sorted(players):
+            now = penalty_record(ledger, player)
+            if now != penalty_record(before, player):
+                changed[player] = json.dumps({"table": self.table, **now}, separators=(",", ":"))
+        if not changed:
+            return
+        try:
+            await self.redis.hset(keys.penalty_register(), mapping=changed)
+        except (ConnectionError, OSError, aioredis.RedisError) as exc:
+            log.warning("table %s: could not update the penalty register for %d player(s) (%s); it is written "
+                        "again when the table opens", self.table, len(changed), type(exc).__name__)
 
     def _fold(self, rec: Any) -> Event:
         """Fold one journal record into the table and compliance states (replay, catch-up)."""

@@ -135,3 +135,40 @@ async def test_a_new_table_opens_with_the_show_files_payouts_and_only_once(tmp_p
         assert [r.event["type"] for r in await read_all(again.redis, "tv")] == ["TableOpened", "FieldDataSet"]
     finally:
         await again.stop()
+
+
+async def test_penalties_move_with_the_players_id_to_another_table(two_tables):
+    """Rule book, PENALTIES: penalties belong to the player. A player moved to another table
+    (or back on the next day, on the same Redis) brings the hands still to sit out and the
+    record the ladder goes on from."""
+    _, runtime, tv, outer = two_tables
+    a, b = runtime.cores[tv], runtime.cores[outer]
+    td = {"person": "floor", "role": "td"}
+    await a.submit({"type": "penalty", "player": "p-di", "kind": "missed_hands", "count": 2,
+                    "reason": "soft play", "rule": "Penalties"}, **td)
+    await a.submit({"type": "remove_player", "player": "p-di", "reason": f"moved to {outer}"}, **td)
+    await b.submit({"type": "seat_player", "seat": 6, "player": "p-di", "name": "Di Ek", "country": "SE",
+                    "stack": 40000, "reason": "table_move"}, **td)
+    carried = [r.event for r in await read_all(b.redis, outer) if r.event["type"] == "PenaltiesCarried"]
+    assert len(carried) == 1 and carried[0]["from_table"] == tv and carried[0]["hands_left"] == 2
+    assert [p.kind for p in b.state.ledger.history("p-di")] == ["missed_hands"]
+    # Dealt in and posts, and the hand is killed: twice at the new table, then a live hand.
+    killed = []
+    for _ in range(3):
+        await b.submit({"type": "start_hand", **({"button": 1} if b.state.button is None else {})})
+        killed.append(6 in b.state.killed)
+        while b.state.in_hand:  # everyone folds to the big blind
+            await b.submit({"type": "fold", "seat": b.state.hand.actor})
+    assert killed == [True, True, False]
+    record = json.loads(await b.redis.hget(keys.penalty_register(), "p-di"))
+    assert record["table"] == outer and record["hands_left"] == 0 and len(record["penalties"]) == 1
+
+
+async def test_a_clients_own_penalty_record_is_never_taken(two_tables):
+    _, runtime, tv, outer = two_tables
+    b = runtime.cores[outer]
+    forged = {"table": tv, "hands_left": 9, "penalties": []}
+    await b.submit({"type": "seat_player", "seat": 7, "player": "p-new", "name": "New Player", "country": "GB",
+                    "stack": 40000, "reason": "late_entry", "carried": forged}, person="floor", role="td")
+    assert b.state.ledger.hands_left("p-new") == 0
+    assert not [r for r in await read_all(b.redis, outer) if r.event["type"] == "PenaltiesCarried"]

@@ -125,6 +125,11 @@ class SeatPlayer:
     country: str
     stack: int
     reason: str
+    # The player's penalty record from other tables and days (the field's penalty register,
+    # attached by the core, never by a client): penalties move with the player's id.
+    carried: tuple = ()  # of Penalty
+    carried_hands: int = 0  # hands still to sit out
+    carried_from: str = ""  # the table that last kept the record
 
 
 @dataclass(frozen=True)
@@ -268,6 +273,29 @@ def _text(data: dict, key: str, why: str, *, limit: int = 200) -> str:
     return value.strip()[:limit]
 
 
+def carried_record(raw: Any) -> tuple[tuple, int, str]:
+    """The register's record of a player (``{"table", "penalties", "hands_left"}``), or nothing."""
+    from .penalties import Penalty, check_penalty
+
+    if not raw:
+        return (), 0, ""
+    if not isinstance(raw, dict) or not isinstance(raw.get("penalties", []), list):
+        raise BadCommand("carried must be the penalty register's record of the player", field="carried")
+    penalties = []
+    for p in raw.get("penalties", []):
+        try:
+            penalty = Penalty(str(p["player"]), str(p["kind"]), int(p["count"]), str(p["reason"]), str(p["rule"]),
+                              str(p["issued_by"]))
+            check_penalty(penalty.kind, penalty.count)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadCommand("carried holds a penalty that is not one", field="carried") from exc
+        penalties.append(penalty)
+    hands = raw.get("hands_left", 0)
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+        raise BadCommand("carried.hands_left must be a whole number of hands", field="carried")
+    return tuple(penalties), hands, str(raw.get("table", ""))[:64]
+
+
 def _seating(kind: str, data: dict) -> Command:
     if kind == "seat_player":
         reason = data.get("reason", "late_entry")
@@ -279,9 +307,11 @@ def _seating(kind: str, data: dict) -> Command:
         country = data.get("country", "")
         if not isinstance(country, str) or len(country) > 3:
             raise BadCommand("country must be a short country code such as GB", field="country")
+        carried, hands, source = carried_record(data.get("carried"))
         return SeatPlayer(seat=seat, player=_text(data, "player", "is the player's stable id", limit=64),  # type: ignore[arg-type]
                           name=_text(data, "name", "is the name on air", limit=64), country=country.upper(),
-                          stack=_int(data, "stack", minimum=1), reason=reason)  # type: ignore[arg-type]
+                          stack=_int(data, "stack", minimum=1), reason=reason,  # type: ignore[arg-type]
+                          carried=carried, carried_hands=hands, carried_from=source)
     if kind == "move_player":
         seat = _int(data, "seat", minimum=1)
         if seat > 10:  # type: ignore[operator]

@@ -281,6 +281,19 @@ class PlayerSeated(Event):
 
 
 @dataclass(frozen=True)
+class PenaltiesCarried(Event):
+    """A player seated here brings the penalty record kept at another table or day: the
+    penalties (so the ladder goes on from there) and the hands still to sit out. Penalties
+    belong to the player's stable id and move with it."""
+
+    type: ClassVar[str] = "PenaltiesCarried"
+    player: str
+    from_table: str
+    penalties: tuple[dict, ...]  # {player, kind, count, reason, rule, issued_by}
+    hands_left: int
+
+
+@dataclass(frozen=True)
 class PlayerMoved(Event):
     """A player changes seat at this table between hands (a redraw, a seat change)."""
 
@@ -391,7 +404,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PlayerMoved, PlayerRemoved,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PenaltiesCarried, PlayerMoved, PlayerRemoved,
         FourCardFlop, HandHeldForReview, ShowCountdownStarted, HiddenChipsFound,
         ChipCountCorrected, DisplayNameChanged, ButtonDrawn, WinnerDeclared,
     )

@@ -75,6 +75,24 @@ def issue(ledger: Ledger, penalty: Penalty, *, players_at_table: int) -> Ledger:
     return replace(ledger, penalties=ledger.penalties + (penalty,), sitting_out=tuple(sorted(sitting.items())))
 
 
+def carry(ledger: Ledger, penalties: tuple[Penalty, ...], player: str, hands_left: int) -> Ledger:
+    """A player arrives with the record kept at another table (or day): their penalties join
+    this ledger (so the ladder goes on), and the hands still to sit out replace any count
+    this table kept from an earlier stay (the register's count is the later one)."""
+    known = set(ledger.penalties)
+    sitting = dict(ledger.sitting_out)
+    sitting.pop(player, None)
+    if hands_left > 0:
+        sitting[player] = hands_left
+    return replace(ledger, penalties=ledger.penalties + tuple(p for p in penalties if p not in known),
+                   sitting_out=tuple(sorted(sitting.items())))
+
+
+def record(ledger: Ledger, player: str) -> dict:
+    """A player's record as the field's penalty register keeps it (JSON-ready)."""
+    return {"penalties": [p.__dict__.copy() for p in ledger.history(player)], "hands_left": ledger.hands_left(player)}
+
+
 def hand_dealt(ledger: Ledger, players: tuple[str, ...]) -> tuple[Ledger, tuple[str, ...]]:
     """A hand was dealt to ``players``: returns the ledger and the players whose hands are killed.
 

@@ -74,6 +74,7 @@ from .events import (
     PlayerEliminated,
     PlayerMoved,
     PlayerRemoved,
+    PenaltiesCarried,
     PlayerSeated,
     SeatedPlayer,
     ShowCountdownStarted,
@@ -81,7 +82,7 @@ from .events import (
     WinnerDeclared,
 )
 from .hand import Hand
-from .penalties import Ledger, Penalty, check_penalty, hand_dealt, issue, propose
+from .penalties import Ledger, Penalty, carry, check_penalty, hand_dealt, issue, propose
 from .rulings import Situation, rule_on_chips, substantial_action
 
 
@@ -431,8 +432,14 @@ def _seating(state: TableState, command: Command) -> tuple[Event, ...]:
         if command.seat in taken:
             raise BadCommand(f"seat {command.seat} is taken by {taken[command.seat].name}; empty seats: "
                              f"{_seat_list(_empty(taken))}", field="seat")
-        return (PlayerSeated(seat=command.seat, player=command.player, name=command.name, country=command.country,
-                             stack=command.stack, reason=command.reason),)
+        seated = PlayerSeated(seat=command.seat, player=command.player, name=command.name, country=command.country,
+                              stack=command.stack, reason=command.reason)
+        if not command.carried and not command.carried_hands:
+            return (seated,)
+        # Penalties move with the player's id: the record kept elsewhere comes along.
+        return (seated, PenaltiesCarried(player=command.player, from_table=command.carried_from,
+                                         penalties=tuple(p.__dict__.copy() for p in command.carried),
+                                         hands_left=command.carried_hands))
     who = playing.get(command.player)
     if who is None:
         raise BadCommand(f"no player {command.player!r} with chips at table {state.table}", field="player")
@@ -723,6 +730,9 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         penalty = Penalty(event.player, event.kind, event.count, event.reason, event.rule, event.issued_by)
         players = sum(1 for s in state.seats if s.stack > 0)
         return replace(state, ledger=issue(state.ledger, penalty, players_at_table=players))
+    if isinstance(event, PenaltiesCarried):
+        carried = tuple(Penalty(**p) for p in event.penalties)
+        return replace(state, ledger=carry(state.ledger, carried, event.player, event.hands_left))
     if isinstance(event, PlayerEliminated):
         return replace(state, eliminated=state.eliminated + (event,), players_left=state.players_left - 1)
     if isinstance(event, LevelChanged):

@@ -50,6 +50,13 @@ def control(table: str) -> str:
     return f"{PREFIX}:{{{table}}}:control"
 
 
+def penalty_register() -> str:
+    """Hash: player id -> JSON {table, penalties, hands_left}, the field's penalty register.
+    Penalties belong to the player's id: a table seating a player reads the record kept at
+    the table (or on the day) before, and every table keeps its players' records current."""
+    return f"{PREFIX}:field:penalties"
+
+
 def audit() -> str:
     return f"{PREFIX}:audit"
 

@@ -3,7 +3,7 @@
 import pytest
 
 from broadcast.engine.errors import BadCommand
-from broadcast.engine.penalties import Ledger, Penalty, hand_dealt, issue, propose
+from broadcast.engine.penalties import Ledger, Penalty, carry, hand_dealt, issue, propose, record
 
 
 def pen(player, kind, count=0):
@@ -25,10 +25,19 @@ def test_a_player_on_a_missed_hand_penalty_is_dealt_in_and_the_hand_is_killed():
 
 
 def test_penalties_move_with_the_player_id_across_tables():
-    ledger = issue(Ledger(), pen("p-bo", "missed_hands", 1), players_at_table=9)
-    # The same ledger serves the outer table: the player's id, not the seat, carries the penalty.
-    _, killed = hand_dealt(ledger, ("p-zed", "p-bo"))
+    at_a = issue(Ledger(), pen("p-bo", "missed_hands", 2), players_at_table=9)
+    at_a, _ = hand_dealt(at_a, ("p-bo", "p-ann"))  # one hand sat out at table A
+    kept = record(at_a, "p-bo")  # what the field's register keeps of p-bo
+    assert kept["hands_left"] == 1
+    # Table B has its own ledger; the record comes with p-bo's id.
+    at_b = issue(Ledger(), pen("p-zed", "verbal_warning", 0), players_at_table=8)
+    at_b = carry(at_b, tuple(Penalty(**p) for p in kept["penalties"]), "p-bo", kept["hands_left"])
+    at_b, killed = hand_dealt(at_b, ("p-zed", "p-bo"))
     assert killed == ("p-bo",)
+    assert hand_dealt(at_b, ("p-zed", "p-bo"))[1] == ()
+    assert propose(at_b, "p-bo", "soft_play") == ("missed_hands", 1)  # the ladder goes on from table A
+    # Carried twice (back to table A, say), a penalty is still one penalty.
+    assert carry(at_b, at_b.history("p-bo"), "p-bo", 0).history("p-bo") == at_b.history("p-bo")
 
 
 def test_the_ladder_escalates_from_a_warning_to_disqualification():
