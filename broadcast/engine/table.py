@@ -726,6 +726,11 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         return replace(state, table=event.table, game=event.game, seats=event.seats, levels=event.levels,
                        short_all_ins=event.short_all_ins,
                        players_left=sum(1 for s in event.seats if s.stack > 0))
+    if getattr(event, "type", "") == "FieldDataSet" and getattr(event, "players_left", 0) > 0:
+        # The TD's field data (or the show file's [field]): finishing places count the whole
+        # field, not this table (a bust at the feature table with 100 left finishes 100th).
+        seated = sum(1 for s in state.seats if s.stack > 0)
+        return replace(state, players_left=max(event.players_left, seated))  # type: ignore[attr-defined]
     if isinstance(event, PenaltyIssued):
         penalty = Penalty(event.player, event.kind, event.count, event.reason, event.rule, event.issued_by)
         players = sum(1 for s in state.seats if s.stack > 0)

@@ -306,6 +306,25 @@ def test_finishing_places_the_bigger_starting_stack_places_higher_when_two_bust_
     assert out[1].eliminated_by == ("p3",)
 
 
+def test_finishing_places_count_the_whole_field_when_the_td_has_entered_it():
+    """A bust at the feature table with 100 players left in the tournament finishes 100th,
+    not 3rd at this table (the field data gives the players left)."""
+    from broadcast.compliance.events import FieldDataSet
+    from broadcast.engine.events import PlayerEliminated
+    from broadcast.engine.table import apply
+
+    s = apply(table((3000, 5000, 20000)), FieldDataSet(entries=400, players_left=100))
+    s = run(s, {"type": "start_hand", "button": 3},
+            *[{"type": "hole_cards", "seat": x, "cards": c} for x, c in ((1, "2c2d"), (2, "3c3d"), (3, "AsAh"))],
+            {"type": "allin", "seat": 3}, {"type": "allin", "seat": 1}, {"type": "call", "seat": 2},
+            {"type": "board", "cards": "KsQd7h"}, {"type": "board", "cards": "8c"})
+    evs = events(s, {"type": "board", "cards": "9d"})
+    out = {e.seat: e.place for e in evs if isinstance(e, PlayerEliminated)}
+    assert out == {2: 99, 1: 100}
+    # A field count below the players at this table is a mistake: the table's own count holds.
+    assert apply(table((3000, 5000, 20000)), FieldDataSet(entries=400, players_left=2)).players_left == 3
+
+
 def test_the_floor_kills_a_hand_and_it_folds_when_its_turn_comes():
     s = run(table(), {"type": "start_hand", "button": 3}, {"type": "kill_hand", "seat": 1, "reason": "exposed cards"})
     evs = events(s, {"type": "call", "seat": 3})
