@@ -116,6 +116,7 @@ class ShowRuntime:
         self.embedded: EmbeddedRedis | None = None
         self.redis: aioredis.Redis | None = None
         self.cores: dict[str, Any] = {}  # TableCore per table; OverlayTable on an overlay-only server
+        self.field = None  # the field coordinator, with two or more tables (broadcast/field.py)
         self.url: str | None = None  # the Redis URL in use (with this process's user)
         self.releasers: dict[str, Releaser] = {}
         self._tasks: list[asyncio.Task] = []
@@ -193,6 +194,12 @@ class ShowRuntime:
             self.cores[table.id] = core
             self._start_releaser(table.id)
             self._spawn(core.follow_inbox, f"inbox {table.id}")
+        if len(self.cores) > 1:  # places and the field's count span the tables
+            from .field import FieldCoordinator
+
+            self.field = FieldCoordinator(dict(self.cores))
+            for core in self.cores.values():
+                core.listeners.append(self.field.changed)
 
     def _start_releaser(self, table: str) -> None:
         releaser = Releaser(self.redis, table, config=self.rules)

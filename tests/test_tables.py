@@ -15,6 +15,7 @@ from broadcast.settings import load_show, parse_show
 from broadcast.show import ShowRuntime
 from broadcast.store import keys
 from broadcast.store.journal import read_all
+from broadcast.views.projections import public_view
 from tests.conftest import TOKENS
 from tests.serving import serve, shut, two_tables_toml
 
@@ -172,3 +173,71 @@ async def test_a_clients_own_penalty_record_is_never_taken(two_tables):
                     "stack": 40000, "reason": "late_entry", "carried": forged}, person="floor", role="td")
     assert b.state.ledger.hands_left("p-new") == 0
     assert not [r for r in await read_all(b.redis, outer) if r.event["type"] == "PenaltiesCarried"]
+
+
+FIELD = {"type": "field_data", "entries": 40, "players_left": 8, "prize_pool": 5000,
+         "payouts": [{"first": 1, "last": 1, "amount": 2000}, {"first": 2, "last": 2, "amount": 1200},
+                     {"first": 3, "last": 6, "amount": 300}, {"first": 7, "last": 7, "amount": 250}]}
+
+
+async def bust_the_button(core, td: dict) -> None:
+    """One hand: the button (seat 1, 1,000 chips) is all in and loses to the small blind."""
+    player = core.state.seat(1).player
+    await core.submit({"type": "chip_count", "player": player, "stack": 1000, "reason": "test"}, **td)
+    await core.submit({"type": "start_hand", "button": 1} if core.state.button is None else {"type": "start_hand"})
+    for command in ({"type": "fold", "seat": 4}, {"type": "allin", "seat": 1}, {"type": "call", "seat": 2},
+                    {"type": "fold", "seat": 3}):
+        await core.submit(command)
+    if core.compliance.level_clock.hand_for_hand:  # the called all-in waits for the TD
+        await core.submit({"type": "release_all_in"}, **td)
+    for command in ({"type": "hole_cards", "seat": 1, "cards": "2c2d"}, {"type": "hole_cards", "seat": 2, "cards": "AsAh"}):
+        await core.submit(command)
+    for cards in ("KsQd7h", "8c", "9d"):
+        await core.submit({"type": "board", "cards": cards})
+    assert not core.state.in_hand
+
+
+async def settled(check, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the field coordinator did not settle"
+        await asyncio.sleep(0.02)
+
+
+async def test_players_out_in_the_same_hand_for_hand_hand_at_different_tables_tie(two_tables):
+    """Rule "Hand-for-Hand Play" 2: players eliminated during the same hand at different
+    tables tie for that place finish (and split the prize money of the places they cover)."""
+    _, runtime, tv, outer = two_tables
+    a, b = runtime.cores[tv], runtime.cores[outer]
+    td = {"person": "floor", "role": "td"}
+    for core in (a, b):
+        await core.submit(FIELD, **td)
+        await core.submit({"type": "hand_for_hand", "on": True}, **td)
+        await core.submit({"type": "hand_for_hand_release"}, **td)
+    await bust_the_button(a, td)
+    assert [e.place for e in a.state.eliminated] == [8]
+    # The outer table hears of it: 7 left in the field, its next bust would finish 7th ...
+    await settled(lambda: b.state.players_left == 7)
+    await bust_the_button(b, td)
+    # ... but it went out in the same hand-for-hand hand: the two tie for 7th.
+    await settled(lambda: [(e.place, e.tied) for e in a.state.eliminated] == [(7, 2)]
+                  and [(e.place, e.tied) for e in b.state.eliminated] == [(7, 2)])
+    prizes = [e["prize"] for c in (a, b)
+              for e in public_view(c.state, ts=0, rules=c.compliance)["tournament"]["eliminated"]]
+    assert prizes == [125, 125]  # 7th's 250 and 8th's nothing, split
+    await settled(lambda: a.state.players_left == b.state.players_left == 6)
+    corrected = [r.event for r in await read_all(a.redis, tv) if r.event["type"] == "PlaceCorrected"]
+    assert corrected and corrected[0]["before"] == 8 and "hand-for-hand" in corrected[0]["reason"]
+
+
+async def test_outside_hand_for_hand_the_field_count_follows_every_table(two_tables):
+    _, runtime, tv, outer = two_tables
+    a, b = runtime.cores[tv], runtime.cores[outer]
+    td = {"person": "floor", "role": "td"}
+    for core in (a, b):
+        await core.submit(FIELD, **td)
+    await bust_the_button(b, td)
+    await settled(lambda: a.state.players_left == 7 and a.compliance.field.players_left == 7)
+    await bust_the_button(a, td)
+    assert [e.place for e in b.state.eliminated] == [8] and [e.place for e in a.state.eliminated] == [7]
+    await settled(lambda: b.state.players_left == 6)

@@ -133,6 +133,16 @@ class SeatPlayer:
 
 
 @dataclass(frozen=True)
+class SetPlace:
+    """The TD sets an eliminated player's finishing place (a tie across tables, a correction)."""
+
+    player: str
+    place: int
+    tied: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class MovePlayer:
     """Between hands, a seated player moves to an empty seat at this table."""
 
@@ -228,11 +238,11 @@ Command = (StartHand | SetHoleCards | DealBoard | Act | PushChips | Conditional 
 COMMAND_TYPES = ("start_hand", "hole_cards", "board", *BETTING_ACTIONS, "muck", "chips", "conditional", "misdeal", "penalty",
                  "kill_hand", "undo", "set_level", "seat_player", "move_player", "remove_player", "away", "four_card_flop",
                  "hold_for_review", "refuse_to_show", "show_countdown_over", "hidden_chips",
-                 "chip_count", "display_name", "draw_button", "winner")
+                 "chip_count", "display_name", "draw_button", "winner", "place")
 
 # Which desk enters which command (DESIGN.md's matrix): the dealer, the tournament
 # director's floor, or both. The secure card room also enters hole cards.
-TD_ONLY = frozenset({"set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player", "chip_count",
+TD_ONLY = frozenset({"place", "set_level", "penalty", "kill_hand", "seat_player", "move_player", "remove_player", "chip_count",
                      "display_name", "draw_button"})
 # The graphics operator's manual overrides (audited correcting events, as the TD's are).
 GRAPHICS_OVERRIDES = frozenset({"chip_count", "display_name"})
@@ -336,6 +346,10 @@ def parse_command(data: Any, *, hole_card_count: int = 2) -> Command:
         return StartHand(button=_int(data, "button", required=False, minimum=1))
     if kind in ("seat_player", "move_player", "remove_player"):
         return _seating(kind, data)
+    if kind == "place":
+        return SetPlace(player=_text(data, "player", "is the eliminated player's stable id", limit=64),
+                        place=_int(data, "place", minimum=1), tied=_int(data, "tied", required=False, minimum=1) or 1,  # type: ignore[arg-type]
+                        reason=_text(data, "reason", "must say why, e.g. 'tie: same hand-for-hand hand at tables 3 and 7'"))
     if kind == "away":
         return Away(seat=_int(data, "seat", minimum=1))  # type: ignore[arg-type]
     if kind == "four_card_flop":

@@ -202,6 +202,7 @@ class PlayerEliminated(Event):
     eliminated_by: tuple[str, ...]
     how: str = "busted"
     name: str = ""
+    tied: int = 1  # players sharing the place (and splitting its prize money)
 
     @property
     def paid(self) -> bool:
@@ -277,6 +278,20 @@ class PlayerSeated(Event):
     name: str
     country: str
     stack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlaceCorrected(Event):
+    """A finishing place set again: players eliminated in the same hand-for-hand hand at
+    different tables tie for the place (rule "Hand-for-Hand Play" 2), or the TD corrects
+    one. ``tied`` players share the place and split the prize money of the places they cover."""
+
+    type: ClassVar[str] = "PlaceCorrected"
+    player: str
+    before: int
+    place: int
+    tied: int
     reason: str
 
 
@@ -404,7 +419,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         TableOpened, LevelChanged, HandStarted, HoleCardsSet, BoardDealt, ActionTaken, ChipsRuled,
         ConditionalStatement, ActionUndone, MisdealDeclared, HandEnded, PlayerEliminated, PenaltyIssued,
-        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PenaltiesCarried, PlayerMoved, PlayerRemoved,
+        HandKilled, OutOfTurnRecorded, OutOfTurnReturned, CardMisread, PlayerSeated, PenaltiesCarried, PlaceCorrected, PlayerMoved, PlayerRemoved,
         FourCardFlop, HandHeldForReview, ShowCountdownStarted, HiddenChipsFound,
         ChipCountCorrected, DisplayNameChanged, ButtonDrawn, WinnerDeclared,
     )

@@ -32,6 +32,7 @@ from .commands import (
     RefuseToShow,
     RemovePlayer,
     SeatPlayer,
+    SetPlace,
     SetHoleCards,
     SetLevel,
     StartHand,
@@ -75,6 +76,7 @@ from .events import (
     PlayerMoved,
     PlayerRemoved,
     PenaltiesCarried,
+    PlaceCorrected,
     PlayerSeated,
     SeatedPlayer,
     ShowCountdownStarted,
@@ -164,6 +166,8 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         if not 1 <= command.level <= len(state.levels):
             raise BadCommand(f"level must be between 1 and {len(state.levels)}", field="level")
         return (LevelChanged(level=command.level),)
+    if isinstance(command, SetPlace):
+        return _set_place(state, command)
     if isinstance(command, (SeatPlayer, MovePlayer, RemovePlayer, ChipCount, DisplayName, DrawButton)):
         return _seating(state, command)
     if isinstance(command, HoldForReview):
@@ -292,8 +296,23 @@ def _eliminations(state: TableState, ended: HandEnded) -> tuple[PlayerEliminated
         ties = [s for s in by_stack if start[s] == start[seat]]
         best = place - max(by_stack.index(t) for t in ties)
         out.append(PlayerEliminated(hand=hand.number, seat=seat, player=state.seat(seat).player,  # type: ignore[union-attr]
-                                    place=best, eliminated_by=winners, name=state.seat(seat).name))  # type: ignore[union-attr]
+                                    place=best, eliminated_by=winners, name=state.seat(seat).name,  # type: ignore[union-attr]
+                                    tied=len(ties)))
     return tuple(out)
+
+
+def _set_place(state: TableState, command: SetPlace) -> tuple[Event, ...]:
+    """A finishing place set again (a tie across tables in hand-for-hand, or the TD's correction)."""
+    out = next((e for e in reversed(state.eliminated) if e.player == command.player), None)
+    if out is None:
+        names = ", ".join(e.player for e in state.eliminated) or "nobody yet"
+        raise BadCommand(f"{command.player} was not eliminated at this table (eliminated here: {names})", field="player")
+    if not out.place:
+        raise BadCommand(f"{command.player} was disqualified: no finishing place, no prize", field="player")
+    if (out.place, out.tied) == (command.place, command.tied):
+        return ()  # already so
+    return (PlaceCorrected(player=out.player, before=out.place, place=command.place, tied=command.tied,
+                           reason=command.reason),)
 
 
 REMOVING_PENALTIES = {"elimination": "elimination penalty", "disqualification": "disqualified",
@@ -735,6 +754,13 @@ def apply(state: TableState, event: Event, *, seq: int | None = None) -> TableSt
         penalty = Penalty(event.player, event.kind, event.count, event.reason, event.rule, event.issued_by)
         players = sum(1 for s in state.seats if s.stack > 0)
         return replace(state, ledger=issue(state.ledger, penalty, players_at_table=players))
+    if isinstance(event, PlaceCorrected):
+        last = max((i for i, e in enumerate(state.eliminated) if e.player == event.player), default=None)
+        if last is None:
+            return state
+        eliminated = list(state.eliminated)
+        eliminated[last] = replace(eliminated[last], place=event.place, tied=event.tied)
+        return replace(state, eliminated=tuple(eliminated))
     if isinstance(event, PenaltiesCarried):
         carried = tuple(Penalty(**p) for p in event.penalties)
         return replace(state, ledger=carry(state.ledger, carried, event.player, event.hands_left))

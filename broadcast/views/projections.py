@@ -203,8 +203,12 @@ def _tournament(state: TableState, rules: Any, ts: int) -> dict[str, Any]:
     deals = getattr(getattr(rules, "conduct", None), "deals", ())
     clock = getattr(rules, "level_clock", None)
 
-    def prize(place: int) -> int | None:
-        return field.payout(place) if field is not None else None
+    def prize(place: int, tied: int = 1) -> int | None:
+        """A place's prize; tied players split the money of the places they cover."""
+        if field is None:
+            return None
+        amounts = [field.payout(p) for p in range(place, place + max(1, tied))]
+        return sum(a or 0 for a in amounts) // len(amounts) if any(a is not None for a in amounts) else None
 
     return {
         "entries": field.entries if field else 0,
@@ -215,7 +219,7 @@ def _tournament(state: TableState, rules: Any, ts: int) -> dict[str, Any]:
         "payouts": [{"first": p.first, "last": p.last, "amount": p.amount} for p in (field.payouts if field else ())],
         "eliminated": [
             {"hand": e.hand, "seat": e.seat, "player": e.player, "name": e.name or names.get(e.player, e.player),
-             "place": e.place or None, "how": e.how, "prize": prize(e.place) if e.paid else None,
+             "place": e.place or None, "tied": e.tied, "how": e.how, "prize": prize(e.place, e.tied) if e.paid else None,
              "eliminated_by": [names.get(p, p) for p in e.eliminated_by]}
             for e in state.eliminated
         ],

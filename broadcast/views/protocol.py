@@ -79,6 +79,11 @@ COMMANDS: dict[str, tuple[str, str, dict[str, Any], list[str]]] = {
                      {"player": TEXT, "name": TEXT}, ["player", "name"]),
     "draw_button": ("td", "Rule \"Button\": a draw for the button (restart, redraw, final table); the next hand is dealt "
                     "as a first hand from this seat.", {"seat": SEAT}, ["seat"]),
+    "place": ("td (sent by TV Table itself for hand-for-hand ties)", "Rule \"Hand-for-Hand Play\" 2: an eliminated "
+              "player's finishing place set again; `tied` players share it and split the prize money of the places they "
+              "cover (players eliminated in the same hand at different tables tie).",
+              {"player": TEXT, "place": {"type": "integer", "minimum": 1}, "tied": {"type": "integer", "minimum": 1},
+               "reason": TEXT}, ["player", "place", "reason"]),
     "winner": ("dealer, td, secure", "Rule \"Winning hand\": at a showdown whose cards were not read, the winner instead of "
                "the cards; the other hands still to show are mucked and the winner need not show. Not at an all-in showdown.",
                {"seat": SEAT}, ["seat"]),

@@ -1,0 +1,113 @@
+"""The show's field coordinator: what one table's journal cannot know about the others.
+
+Each table's core owns its journal. Two things of a tournament span the tables:
+
+* the players left in the field: a bust at one table counts at every table whose TD field
+  data gives the field's count (so the next bust anywhere places right, and the "players
+  left" graphic is right), sent as field data by "TV Table (field)";
+* rule "Hand-for-Hand Play" 2: players eliminated in the same hand-for-hand hand at
+  different tables tie. When every table in hand-for-hand has finished that hand, the
+  places are set again (``place`` commands, journalled as ``PlaceCorrected``) from
+  :func:`broadcast.engine.field_places.hand_for_hand_places`.
+
+Both go through each table's command path, so every change is a journalled, audited event.
+A round in progress when the core restarts is not settled again (its places stand as each
+table journaled them; the TD can set them with ``place``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from .engine.errors import Refusal
+from .engine.field_places import Bust, hand_for_hand_places
+
+log = logging.getLogger("tvtable.field")
+
+PERSON = "TV Table (field)"
+
+
+class FieldCoordinator:
+    """Follows every table's eliminations; keeps the field's count and hand-for-hand ties."""
+
+    def __init__(self, cores: dict[str, Any]) -> None:
+        self.cores = cores
+        self.seen = {t: len(c.state.eliminated) for t, c in cores.items()}
+        self.rounds: dict[int, list[Bust]] = {}  # hand-for-hand hand (release number) -> busts
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+
+    def changed(self, core: Any) -> None:
+        """A table's state changed (a core listener): act on new eliminations, settle rounds."""
+        new = core.state.eliminated[self.seen.get(core.table, 0):]
+        self.seen[core.table] = len(core.state.eliminated)
+        if new:
+            clock = core.compliance.level_clock
+            if clock.hand_for_hand:
+                for e in new:
+                    if e.place:  # a disqualification has no place to tie for
+                        self.rounds.setdefault(clock.dealt, []).append(Bust(core.table, e.player, e.place))
+            self._run(self._count(core.table, len(new)))
+        if self.rounds:
+            self._run(self._settle())
+
+    def _run(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        exc, where = task.exception(), ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+        # the type and place only: an exception's text could quote a value
+        log.error("field: could not follow an elimination (%s%s)", type(exc).__name__, where)
+
+    async def _count(self, table: str, out: int) -> None:
+        """The field's players left, at every table with the TD's field data."""
+        async with self._lock:
+            for other, core in self.cores.items():
+                field = core.compliance.field
+                if not field.players_left:
+                    continue  # no field count at this table: its places count the table
+                left = core.state.players_left - (0 if other == table else out)
+                seated = sum(1 for s in core.state.seats if s.stack > 0)
+                left = max(left, seated, 1)
+                if left == field.players_left and other != table:
+                    continue
+                await self._send(core, {
+                    "type": "field_data", "entries": max(field.entries, left), "players_left": left,
+                    "chips_in_play": field.chips_in_play, "prize_pool": field.prize_pool,
+                    "payouts": [{"first": p.first, "last": p.last, "amount": p.amount} for p in field.payouts],
+                    "wearers": [[c, n] for c, n in field.wearers]})
+
+    async def _settle(self) -> None:
+        """Set the places of every hand-for-hand hand that all tables have finished."""
+        async with self._lock:
+            playing = [c for c in self.cores.values() if c.compliance.level_clock.hand_for_hand]
+            for number in sorted(self.rounds):
+                if any(c.compliance.level_clock.dealt < number
+                       or (c.compliance.level_clock.dealt == number and c.state.in_hand) for c in playing):
+                    return  # a table has still to deal or finish this hand
+                busts = self.rounds.pop(number)
+                tables = sorted({b.table for b in busts})
+                if len(tables) < 2:
+                    continue  # one table's busts: its own journal placed them (rule 3)
+                reason = f"hand-for-hand: out in the same hand at tables {', '.join(tables)}"
+                for (table, player), (place, tied) in sorted(hand_for_hand_places(busts).items()):
+                    await self._send(self.cores[table], {"type": "place", "player": player, "place": place,
+                                                         "tied": tied, "reason": reason})
+
+    async def _send(self, core: Any, command: dict) -> None:
+        try:
+            await core.submit(command, person=PERSON, role="td")
+        except Refusal as refusal:
+            log.warning("field: table %s refused %s: %s", core.table, command["type"], refusal.reason)
