@@ -81,7 +81,8 @@ function elimination(view) {
   $("elimination").hidden = !e;
   if (!e) return;
   $("elim-name").textContent = e.name;
-  $("elim-place").textContent = `${ordinal(e.place)} place`;
+  // A tie (hand-for-hand, or equal stacks) says so; a disqualification has no place.
+  $("elim-place").textContent = e.place ? `${ordinal(e.place)} place${e.tied > 1 ? " (tied)" : ""}` : "Disqualified";
   $("elim-prize").textContent = e.prize ? chips(e.prize) : "";
   $("elim-by").textContent = e.eliminated_by && e.eliminated_by.length ? `Eliminated by ${e.eliminated_by.join(" & ")}` : "";
 }
