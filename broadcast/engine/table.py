@@ -149,7 +149,15 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
 def rule(state: TableState, command: Command) -> tuple[tuple[Event, ...], TableState]:
     """``decide`` plus the state after its events (what ``apply`` would give), computed once."""
     events = _decide(state, command)
-    return _consequences(state, events)
+    try:
+        return _consequences(state, events)
+    except ValueError as exc:
+        # The hand's record must replay (PokerKit rebuilds the hand from it): a command
+        # that would leave it unplayable is refused, never journalled. Card-free wording:
+        # this reaches live screens.
+        raise IllegalAction("not possible now: the hand as recorded could not be played through with this "
+                            "(a tabled hand's cards cannot be taken back once the board is dealt; enter the "
+                            "correct cards instead)", field="type") from exc
 
 
 def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
@@ -174,7 +182,8 @@ def _decide(state: TableState, command: Command) -> tuple[Event, ...]:
         return (_hold(state, command),)
     hand = _current_hand(state)
     if isinstance(command, SetHoleCards):
-        events: tuple[Event, ...] = (_hole_cards(state, hand, command),)
+        read = _hole_cards(state, hand, command)
+        events: tuple[Event, ...] = (read,) if read is not None else ()
     elif isinstance(command, DealBoard):
         events = _board(hand, command)
     elif isinstance(command, Act) and command.out_of_turn and hand.actor != command.seat:
@@ -552,7 +561,7 @@ def _seat_list(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCardsSet:
+def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCardsSet | None:
     if command.seat not in hand.seats:
         raise BadCommand(f"seat {command.seat} is not dealt in to hand {hand.number}", field="seat")
     if len(command.cards) != state.hole_card_count:
@@ -561,6 +570,13 @@ def _hole_cards(state: TableState, hand: Hand, command: SetHoleCards) -> HoleCar
         # A human in the card room corrected this seat: a later camera read must not undo it.
         raise IllegalAction(f"seat {command.seat}: the secure card room has set these cards this hand; "
                             "the camera does not override them", field="source")
+    known_now = [c for c in hand.hole[hand.index(command.seat)] if c != UNKNOWN]
+    if UNKNOWN in command.cards and set(command.cards) - {UNKNOWN} <= set(known_now):
+        if command.source == "camera":
+            return None  # a card out of view takes back nothing: nothing new to record
+        if command.seat in hand.shown():
+            raise IllegalAction(f"seat {command.seat}'s hand is tabled: enter all of its cards, not ??",
+                                field="cards")
     elsewhere = set(hand.board)
     for i, seat in enumerate(hand.seats):
         if seat != command.seat:
@@ -593,8 +609,15 @@ def _board(hand: Hand, command: DealBoard) -> tuple[Event, ...]:
     # The board is what lies on the table. A hole card recorded as one of these cards was
     # misread: refusing here would tell the dealer someone holds it, so the board is taken,
     # that card becomes unknown, and the secure card room gets the detail.
+    tabled = hand.shown()
     for i, seat in enumerate(hand.seats):
         clash = [c for c in hand.hole[i] if c in command.cards]
+        if clash and seat in tabled:
+            # A tabled hand is face up: taking its card back would leave the hand's record
+            # unplayable (the run-out waits on tabled hands). The card is not named: this
+            # message reaches live screens before the delay.
+            raise CardConflict("a card of that board is recorded in a tabled hand: check the board and the "
+                               "tabled cards (the card room corrects a misread hand)", field="cards")
         if clash:
             cards = tuple("??" if c in clash else c for c in hand.hole[i])
             events.append(HoleCardsSet(hand=hand.number, seat=seat, cards=cards, source="camera check"))

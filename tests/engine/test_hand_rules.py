@@ -578,3 +578,36 @@ def test_the_winner_is_not_entered_at_an_all_in_showdown_the_cards_are():
             {"type": "allin", "seat": 1}, {"type": "call", "seat": 2})
     with pytest.raises(IllegalAction, match="enter the tabled cards"):
         events(s, {"type": "winner", "seat": 1})
+
+
+def _all_in_tabled():
+    """Heads-up, both all in with their cards read: the hands are turned face up."""
+    s = run(table((3000, 20000)), {"type": "start_hand", "button": 1},
+            {"type": "hole_cards", "seat": 1, "cards": "9hAc"}, {"type": "hole_cards", "seat": 2, "cards": "6c3s"},
+            {"type": "allin", "seat": 1}, {"type": "call", "seat": 2})
+    assert set(s.hand.shown()) == {1, 2}
+    return s
+
+
+def test_all_in_a_board_card_recorded_in_a_tabled_hand_is_refused_without_naming_the_card():
+    from broadcast.engine.errors import CardConflict
+
+    with pytest.raises(CardConflict) as err:
+        events(_all_in_tabled(), {"type": "board", "cards": "9c9hQd"})  # 9h is recorded at seat 1
+    assert "tabled hand" in str(err.value) and "9h" not in str(err.value)
+
+
+def test_a_camera_read_that_loses_sight_of_a_card_takes_nothing_back():
+    s = _all_in_tabled()
+    assert events(s, {"type": "hole_cards", "seat": 2, "cards": "??3s", "source": "camera"}) == ()
+
+
+def test_a_tabled_hands_cards_cannot_be_made_unknown_once_turned_up():
+    s = run(_all_in_tabled(), {"type": "board", "cards": "KdQd7h"})
+    with pytest.raises(IllegalAction) as err:
+        events(s, {"type": "hole_cards", "seat": 2, "cards": "6c??"})
+    assert "tabled" in str(err.value)
+    # The right card is taken: a correction, and the hand plays on from the record.
+    s = run(s, {"type": "hole_cards", "seat": 2, "cards": "6c2s"}, {"type": "board", "cards": "8c"},
+            {"type": "board", "cards": "Jh"})
+    assert not s.in_hand

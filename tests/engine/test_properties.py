@@ -167,3 +167,59 @@ def test_an_undo_then_the_same_action_again_is_the_identity(seed, pick):
     for view in (before, after):
         view.pop("seq")
     assert after == before
+
+
+def _camera_chaos(seed: int) -> None:
+    """A hand where reads arrive at any moment: late, partial (??), misread as a board card,
+    taken back, corrected; with undos, mucks and winners keyed in between. Every command is
+    ruled on (accepted or refused); none may break the hand's record."""
+    from broadcast.engine.errors import Refusal
+
+    rng = random.Random(seed)
+    state = table(tuple(rng.choice([1000, 3000, 20000]) for _ in range(rng.choice([2, 3, 4]))))
+    for _ in range(3):
+        if state.in_hand or sum(1 for s in state.seats if s.stack > 0) < 2:
+            return  # a hand left waiting (say, on a tabled card) ends the trial
+        command: dict = {"type": "start_hand", **({"button": 1} if state.button is None else {})}
+        for event in decide(state, parse_command(command)):
+            state = apply(state, event)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hole = {seat: [deck.pop(), deck.pop()] for seat in state.hand.seats}
+        board = [deck.pop() for _ in range(5)]
+        for _ in range(60):
+            if not state.in_hand:
+                break
+            hand, roll = state.hand, rng.random()
+            if roll < 0.25:
+                seat = rng.choice(hand.seats)
+                cards = hole[seat][:]
+                if rng.random() < 0.3:
+                    cards[rng.randrange(2)] = "??"
+                if rng.random() < 0.15:
+                    cards[0] = rng.choice(board)  # a misread: the card is really on the board
+                command = {"type": "hole_cards", "seat": seat, "cards": "".join(cards),
+                           "source": rng.choice(["camera", "dealer", "secure"])}
+            elif roll < 0.45:
+                n = len(hand.board)
+                command = {"type": "board", "cards": "".join(board[n:n + (3 if n == 0 else 1)])}
+            elif roll < 0.5:
+                command = {"type": "undo"}
+            elif roll < 0.55:
+                command = {"type": rng.choice(["muck", "winner"]), "seat": rng.choice(hand.seats)}
+            else:
+                seat = hand.actor if hand.actor is not None else rng.choice(hand.seats)
+                command = {"type": rng.choice(["call", "check", "fold", "allin", "allin", "raise"]), "seat": seat}
+                if command["type"] == "raise":
+                    command["amount"] = rng.choice([800, 1200, 2500])
+            try:
+                for event in decide(state, parse_command(command)):
+                    state = apply(state, event)
+            except Refusal:
+                pass
+            assert state.hand is None or state.hand.pk is not None  # the record still plays through
+
+
+def test_camera_reads_at_any_moment_never_break_the_hands_record():
+    for seed in range(60):
+        _camera_chaos(seed)
