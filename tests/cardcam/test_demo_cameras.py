@@ -56,7 +56,10 @@ async def test_the_demo_hands_are_read_by_the_camera_worker_and_reach_the_core(t
     assert {c["seat"] for c in camera if c["type"] == "cards_shown"} >= read_seats
     # The chain, not the reader's recall (benchmarks/ measures that: about a third of easy
     # frames read both cards, so how many seats confirm within the wait varies by model build).
-    assert read_seats, f"the camera read no seat in full of {sorted(dealt)}"
+    # At least one card read through the whole chain (a full hand at a seat is likelier than
+    # not, but at about a third of easy frames read in full it is not certain in 40 s).
+    assert any(set(c["cards"]) - {"??"} for c in camera if c["type"] == "hole_cards"), \
+        f"the camera read no card at any of seats {sorted(dealt)}"
     assert dealer.fallbacks["hole_cards"] == len(dealt) - len(read_seats)
     for seat, cards in dealt.items():
         assert set(hand.hole[hand.index(seat)]) == set(cards)
