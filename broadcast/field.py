@@ -62,14 +62,9 @@ class FieldCoordinator:
         self._tasks.discard(task)
         if task.cancelled() or task.exception() is None:
             return
-        exc, where = task.exception(), ""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        if tb is not None:
-            where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
-        # the type and place only: an exception's text could quote a value
-        log.error("field: could not follow an elimination (%s%s)", type(exc).__name__, where)
+        from .show import failure  # show.py starts the coordinator: imported when first needed
+
+        log.error("field: could not follow an elimination (%s)", failure(task.exception()))
 
     async def _count(self, table: str, out: int) -> None:
         """The field's players left, at every table with the TD's field data."""

@@ -84,6 +84,14 @@ class OverlayTable:
         return ()
 
 
+def failure(exc: BaseException) -> str:
+    """An error for the log: its type and where it was raised, never its text (which could
+    name a live card; logs are not secure)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}{where}"
+
+
 class ShowRuntime:
     """Everything one ``tvtable serve`` process runs. ``start()``, then ``stop()``.
 
@@ -244,9 +252,7 @@ class ShowRuntime:
             except (RedisError, OSError) as exc:
                 problem, cap = f"Redis unavailable ({exc})", REDIS_RETRY_MAX_S
             except Exception as exc:  # noqa: BLE001 - a bug: logged loudly, and the show goes on
-                # Where, not what: an error's text could name a live card, and logs are not secure.
-                frame = traceback.extract_tb(exc.__traceback__)[-1]
-                problem = f"stopped on a {type(exc).__name__} at {Path(frame.filename).name}:{frame.lineno}"
+                problem = f"stopped on a {failure(exc)}"
                 cap = 5.0
                 log.error("%s: %s", name, problem)
             if time.monotonic() - started > 30:
