@@ -34,12 +34,13 @@ from .engine.penalties import Ledger
 from .engine.penalties import record as penalty_record
 from .engine.table import TableState, apply, rule
 from .store import keys
-from .store.journal import Journal, read_all, redis_time_ms
+from .store.journal import Journal, StampTooOld, read_all, redis_time_ms
 from .views.projections import board_need, live_view, secure_view
 
 log = logging.getLogger("tvtable.core")
 
 DEAD_ON_THE_CLOCK = "the called clock ran out: the hand is dead"
+STAMP_ATTEMPTS = 5  # stamp, rule and append again this often when a stall made the append late
 CLOCK_PERSON = "the called clock"  # who the audit log names for an expiry nobody keyed
 
 Listener = Callable[["TableCore"], None]
@@ -131,7 +132,6 @@ class TableCore:
                 done = await self.journal.previous_result(command_id)
                 if done is not None:
                     return Accepted(seqs=tuple(done["seqs"]), duplicate=True)
-            ts = max(await self._server_time(), self.ts)  # never backwards, even if Redis's clock is
             if isinstance(data, dict) and data.get("type") == "four_card_flop" and data.get("burn") is None \
                     and data.get("draw") is None:
                 # Rule "Four-Card Flops": one of the four is drawn at random as the burn. The
@@ -142,20 +142,32 @@ class TableCore:
                 # client's own "carried" is never taken).
                 data = {**data, "carried": await self._carried(data.get("player"))}
             ledger = self.state.ledger
-            if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
-                events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
+            for attempt in range(1, STAMP_ATTEMPTS + 1):
+                ts = max(await self._server_time(), self.ts)  # never backwards, even if Redis's clock is
+                if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
+                    events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
+                else:
+                    events, after = self._rule_on_table(data, person=person, role=role, ts=ts)
+                if not events:  # e.g. a repeated camera report: nothing new to record
+                    return Accepted(seqs=())
+                try:
+                    seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
+                    break
+                except StampTooOld as late:
+                    # The core stalled between its stamp and the journal (a busy machine):
+                    # nothing was written. Stamp and rule again, so the record's time is
+                    # the time it was recorded and the delay holds for it.
+                    log.warning("table %s: %s reached the journal late (%s); ruling again (attempt %d of %d)",
+                                self.table, data.get("type"), late, attempt, STAMP_ATTEMPTS)
+                except (ConnectionError, OSError, aioredis.RedisError, asyncio.CancelledError):
+                    # Redis went away mid-append (or the caller was cancelled while it waited):
+                    # the script ran whole or not at all, but we cannot tell which. Read the
+                    # journal before ruling on anything else.
+                    self._stale = True
+                    raise
             else:
-                events, after = self._rule_on_table(data, person=person, role=role, ts=ts)
-            if not events:  # e.g. a repeated camera report: nothing new to record
-                return Accepted(seqs=())
-            try:
-                seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
-            except (ConnectionError, OSError, aioredis.RedisError, asyncio.CancelledError):
-                # Redis went away mid-append (or the caller was cancelled while it waited):
-                # the script ran whole or not at all, but we cannot tell which. Read the
-                # journal before ruling on anything else.
-                self._stale = True
-                raise
+                raise Refusal("the table's core is too busy to record this in time; nothing was recorded. "
+                              "Key it again", field="type")
             log.info("table %s: %s by %s -> seq %s", self.table, data.get("type"), person, ",".join(map(str, seqs)))
             if self.state.ledger != ledger:
                 await self._keep_register(ledger)
@@ -287,11 +299,18 @@ class TableCore:
 
     async def _append(self, events: list[Event], *, command_id: str | None, after: TableState | None = None,
                       ts: int | None = None) -> list[int]:
-        if ts is None:
-            ts = max(await redis_time_ms(self.redis), self.ts)
-        records = await self.journal.append(
-            [e.to_dict() for e in events], ts=ts, delay_ms=self.delay_ms, command_id=command_id
-        )
+        payload = [e.to_dict() for e in events]
+        if ts is not None:
+            records = await self.journal.append(payload, ts=ts, delay_ms=self.delay_ms, command_id=command_id)
+        else:  # the core's own timers: stamped here, and again if the append came late
+            for attempt in range(STAMP_ATTEMPTS):
+                ts = max(await redis_time_ms(self.redis), self.ts)
+                try:
+                    records = await self.journal.append(payload, ts=ts, delay_ms=self.delay_ms, command_id=command_id)
+                    break
+                except StampTooOld:
+                    if attempt == STAMP_ATTEMPTS - 1:
+                        raise
         if after is not None and records and after.seq == records[-1].seq:
             self.state = after  # decide already folded these very events in (the core is the only writer)
         else:

@@ -35,6 +35,7 @@ from broadcast.engine.cards import DECK
 from broadcast.compliance.events import event_from_dict  # hand and compliance events share the journal
 from broadcast.engine.table import TableState, apply
 from broadcast.store import keys
+from broadcast.store.journal import LATE_MS
 from broadcast.views.projections import live_view
 
 TVTABLE = str(Path(sys.executable).with_name("tvtable"))
@@ -651,12 +652,19 @@ def check_no_gaps(name: str, messages: list[tuple[float, dict]], data: ShowData)
             f"published from {missing[0].at_ms} to {missing[-1].at_ms} ms)"]
 
 
-def check_undos(entries: list[StreamEntry], data: ShowData, *, margin_ms: int = 50) -> tuple[list[str], int]:
+def check_undos(entries: list[StreamEntry], data: ShowData, *, margin_ms: int = LATE_MS) -> tuple[list[str], int]:
     """An entry undone within D never airs. Returns (problems, number of such undos).
 
-    ``margin_ms`` covers the gap between stamping an event's ts and appending it.
+    ``margin_ms`` covers the gap between stamping an event's ts and appending it: the journal
+    refuses an append that comes later than ``LATE_MS`` after its stamp.
     """
-    aired = {e.seq for e in entries}
+    # What aired under each seq, other than a hole-card reveal. A reveal airs under the
+    # release cursor, "the corrected view through seq N", and N may be a record that was
+    # undone (so skipped): it shows the same table as the message before it, with cards.
+    aired: set[int] = set()
+    for before, entry in zip([None, *entries], entries):
+        if before is None or before.seq > entry.seq or table_cut(before.msg) != table_cut(entry.msg):
+            aired.add(entry.seq)
     problems, within = [], 0
     for r in data.journal:
         if r.event["type"] != "ActionUndone":
@@ -668,3 +676,11 @@ def check_undos(entries: list[StreamEntry], data: ShowData, *, margin_ms: int = 
                 problems.append(f"seq {target.seq} ({target.event['type']}) was undone by seq {r.seq} "
                                 f"{target.ts + target.delay_ms - r.ts} ms before its release, yet it aired")
     return problems, within
+
+
+def table_cut(msg: dict) -> tuple:
+    """The table an on-air message shows, without the hole cards and what they decide (the
+    equities): a hole-card reveal shows the same cut as the message before it."""
+    seats = [{k: v for k, v in row.items() if k != "hole_cards"} for row in msg.get("seats") or []]
+    return json.dumps([seats, *(msg.get(k) for k in ("board", "pots", "pot", "actor", "street", "button", "results"))],
+                      sort_keys=True)

@@ -24,10 +24,11 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 
 import pytest
 
-from broadcast.store.journal import read_all
+from broadcast.store.journal import LATE_MS, read_all
 from tests.conftest import start_show
 from tests.showproc import (
     DemoProc,
@@ -92,7 +93,7 @@ async def test_sigkill_and_resume_lose_nothing_and_release_nothing_early(tmp_pat
     assert len(dealer.acknowledged) > 20
     assert public.connects >= KILLS + 1 and live.connects >= KILLS + 1
     assert any(r.event["type"] == "HandEnded" for r in data.journal), "no hand ended: the trial showed no reveal"
-    undo_problems, undos_within_d = check_undos(data.public, data, margin_ms=50)
+    undo_problems, undos_within_d = check_undos(data.public, data)
     assert undos_within_d > 0, "no undo within D happened: raise the HttpDealer's undo rate"
 
     reveals = sum(1 for a, b in zip(data.public, data.public[1:]) if a.seq == b.seq)
@@ -111,7 +112,7 @@ async def test_sigkill_and_resume_lose_nothing_and_release_nothing_early(tmp_pat
     problems += check_arrivals("public", public.messages, data)
     problems += check_arrivals("commentary", commentary.messages, data)
     problems += undo_problems
-    problems += check_undos(data.commentary, data, margin_ms=50)[0]
+    problems += check_undos(data.commentary, data)[0]
     for name, rec in (("public", public), ("commentary", commentary), ("live", live)):
         problems += check_card_format(name, [m for _, m in rec.messages])
     problems += check_cards_dealt_once(data)
@@ -138,6 +139,33 @@ async def test_a_command_cancelled_while_it_is_appended_leaves_the_core_in_step_
         assert core.state.seq == journal[-1].seq == core.journal.seq
         levels = [r.event["level"] for r in journal if r.event["type"] == "LevelChanged"]
         assert levels[-1] == core.state.level
+    finally:
+        await runner.cleanup()
+        await server.runtime.stop()
+
+
+async def test_a_core_that_stalls_between_its_stamp_and_the_journal_stamps_again(tmp_path):
+    """A busy machine can stall the core after it read Redis TIME and before its append
+    reaches Redis. A record stamped then would air less than D after it was recorded, and an
+    undo stamped before its target's release could land after it. The journal refuses such
+    an append and the core stamps and rules again: every record lands within LATE_MS of its ts."""
+    server, runner = await start_show(tmp_path)
+    core = server.core
+    try:
+        real, stalls = core._rule_on_table, []
+
+        def stalling(*args, **kwargs):
+            if not stalls:
+                stalls.append(kwargs["ts"])
+                time.sleep((LATE_MS + 300) / 1000)  # blocks the event loop, as a CPU burst does
+            return real(*args, **kwargs)
+
+        core._rule_on_table = stalling
+        done = await core.submit({"type": "set_level", "level": 2}, person="td", role="td")
+        record = next(r for r in await read_all(core.redis, core.table) if r.seq == done.seqs[-1])
+        assert stalls, "the stall never happened"
+        assert record.ts >= stalls[0] + LATE_MS + 300, "the record kept the stamp taken before the stall"
+        assert core.state.seq == record.seq == core.journal.seq
     finally:
         await runner.cleanup()
         await server.runtime.stop()

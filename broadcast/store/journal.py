@@ -28,9 +28,12 @@ if ARGV[3] ~= '' then
   local done = redis.call('HGET', KEYS[3], ARGV[3])
   if done then return {'duplicate', done} end
 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if now > tonumber(ARGV[6]) then return {'late', tostring(now)} end
 local n = seq
 local last = ARGV[2]
-for i = 6, #ARGV, 2 do
+for i = 7, #ARGV, 2 do
   n = n + 1
   redis.call('XADD', KEYS[1], tostring(n) .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1])
   last = ARGV[i + 1]
@@ -41,8 +44,19 @@ return {'ok', tostring(n), last}
 """
 
 
+# An append stamped longer ago than this is refused, and the core stamps and rules again.
+# So a record is in the journal at most LATE_MS after its ts, whatever stalled the core in
+# between: an undo stamped before its target's release time is then appended before the
+# releaser's script runs, and that script, seeing the head moved, releases nothing stale.
+LATE_MS = 250
+
+
 class JournalConflict(Exception):
     """Another writer moved the head: this process is not the table's only core."""
+
+
+class StampTooOld(Exception):
+    """The append reached Redis more than ``LATE_MS`` after its ts: nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +118,15 @@ class Journal:
             prev = digest
         argv: list[Any] = [self.seq, self.hash, command_id or "", sign_head(self.key, self.table, self.seq + len(records), prev)]
         argv.append(json.dumps({"seqs": [r.seq for r in records]}))
+        argv.append(ts + LATE_MS)
         for rec in records:
             argv += [json.dumps(rec.envelope(), separators=(",", ":")), rec.hash]
         reply = await self._append(keys=[keys.journal(self.table), keys.head(self.table), keys.commands(self.table)], args=argv)
         status = _s(reply[0])
         if status == "duplicate":
             return []
+        if status == "late":
+            raise StampTooOld(f"stamped at {ts}, reached the journal at {_s(reply[1])}")
         if status != "ok":
             raise JournalConflict(f"journal head of table {self.table} moved to seq {_s(reply[1])}: another core is writing")
         self.seq, self.hash = records[-1].seq, records[-1].hash

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from broadcast.store import keys
 from broadcast.store.chain import load_or_create_key
 from broadcast.store.embedded import EmbeddedRedis
-from broadcast.store.journal import Journal, JournalConflict, read_all
+from broadcast.store.journal import LATE_MS, Journal, JournalConflict, StampTooOld, read_all, redis_time_ms
 from broadcast.store.releaser import Releaser
 from broadcast.store.verify import verify_table
 from tests.conftest import redis_targets
@@ -40,17 +40,17 @@ def table_id():
 async def test_compare_and_append_refuses_a_second_writer(redis, tmp_path):
     table, key = table_id(), load_or_create_key(tmp_path)
     first, second = Journal(redis, table, key), Journal(redis, table, key)
-    await first.append([{"type": "LevelChanged", "level": 1}], ts=1, delay_ms=0, command_id=None)
+    await first.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis), delay_ms=0, command_id=None)
     with pytest.raises(JournalConflict):
-        await second.append([{"type": "LevelChanged", "level": 2}], ts=2, delay_ms=0, command_id=None)
+        await second.append([{"type": "LevelChanged", "level": 2}], ts=await redis_time_ms(redis), delay_ms=0, command_id=None)
     assert [r.seq for r in await read_all(redis, table)] == [1]
 
 
 async def test_a_command_id_is_applied_at_most_once(redis, tmp_path):
     table, key = table_id(), load_or_create_key(tmp_path)
     journal = Journal(redis, table, key)
-    done = await journal.append([{"type": "LevelChanged", "level": 1}], ts=1, delay_ms=0, command_id="c-1")
-    again = await journal.append([{"type": "LevelChanged", "level": 1}], ts=2, delay_ms=0, command_id="c-1")
+    done = await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis), delay_ms=0, command_id="c-1")
+    again = await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis), delay_ms=0, command_id="c-1")
     assert [r.seq for r in done] == [1] and again == []
     assert await journal.previous_result("c-1") == {"seqs": [1]}
 
@@ -64,7 +64,7 @@ async def test_audit_verify_detects_a_rewritten_event(redis, tmp_path):
     table, key = table_id(), load_or_create_key(tmp_path)
     journal = Journal(redis, table, key)
     for level in (1, 2, 3):
-        await journal.append([{"type": "LevelChanged", "level": level}], ts=level, delay_ms=0, command_id=None)
+        await journal.append([{"type": "LevelChanged", "level": level}], ts=await redis_time_ms(redis), delay_ms=0, command_id=None)
     assert (await verify_table(redis, table, key)).ok
     # Someone with Redis access rebuilds the stream with event 2 changed, keeping its hash.
     forged = keys.journal(table) + ":forged"
@@ -81,7 +81,7 @@ async def test_audit_verify_detects_a_rewritten_event(redis, tmp_path):
 async def test_audit_verify_detects_a_head_signed_without_the_key(redis, tmp_path):
     table, key = table_id(), load_or_create_key(tmp_path)
     journal = Journal(redis, table, key)
-    await journal.append([{"type": "LevelChanged", "level": 1}], ts=1, delay_ms=0, command_id=None)
+    await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis), delay_ms=0, command_id=None)
     await redis.hset(keys.head(table), "sig", "0" * 64)
     result = await verify_table(redis, table, key)
     assert not result.ok and "signature" in result.problems[0]
@@ -90,7 +90,7 @@ async def test_audit_verify_detects_a_head_signed_without_the_key(redis, tmp_pat
 async def test_a_stale_releaser_cannot_release(redis, tmp_path):
     table, key = table_id(), load_or_create_key(tmp_path)
     journal = Journal(redis, table, key)
-    await journal.append([{"type": "LevelChanged", "level": 1}], ts=0, delay_ms=0, command_id=None)
+    await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis), delay_ms=0, command_id=None)
     old = Releaser(redis, table, holder="old")
     new = Releaser(redis, table, holder="new")
     # "new" holds the lock; "old" still believes it may release.
@@ -126,3 +126,18 @@ async def test_the_release_script_refuses_to_release_early(redis, tmp_path):
     releaser.offset_ms = 120_000  # a clock running two minutes fast believes it is due
     await releaser._publish_due()
     assert await redis.xlen(keys.public(table)) == 0  # Redis TIME says no
+
+
+async def test_an_append_stamped_longer_ago_than_late_ms_is_refused_whole(redis, tmp_path):
+    """A record lands in the journal at most LATE_MS after its ts, so an undo stamped before
+    its target's release time is in the journal before that release can run."""
+    table, key = table_id(), load_or_create_key(tmp_path)
+    journal = Journal(redis, table, key)
+    stamped = await redis_time_ms(redis) - LATE_MS - 200  # as if the core stalled after stamping
+    with pytest.raises(StampTooOld):
+        await journal.append([{"type": "LevelChanged", "level": 1}], ts=stamped, delay_ms=0, command_id="c-late")
+    assert await read_all(redis, table) == [] and journal.seq == 0
+    assert await journal.previous_result("c-late") is None  # nothing done: the same id may come again
+    fresh = await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis),
+                                 delay_ms=0, command_id="c-late")
+    assert [r.seq for r in fresh] == [1]
