@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections import deque
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -70,6 +71,37 @@ class _PotLimitOmaha(PotLimitOmahaHoldem):
 
 GAMES = {"nlhe": _NoLimitHoldem, "plo": _PotLimitOmaha}
 
+
+
+def _fork(state: State) -> State:
+    """An independent copy of a PokerKit state, for one more step of a hand that stays a value.
+
+    Only PokerKit's containers (stacks, bets, cards dealt, operations, deques of who acts)
+    are copied; what they hold is shared. Cards, operations and the game's settings are
+    frozen values, so ``copy.deepcopy`` would copy about a thousand objects per action for
+    nothing: it made the releaser fall behind a fast-keyed hand.
+    """
+    forked = copy.copy(state)
+    for name, value in vars(state).items():
+        if isinstance(value, _CONTAINERS):
+            forked.__dict__[name] = _copy_containers(value)
+    return forked
+
+
+_CONTAINERS = (list, deque, set, dict)
+
+
+def _copy_containers(value):
+    if isinstance(value, (list, deque)):
+        if not any(isinstance(v, _CONTAINERS) for v in value):
+            return value.copy()  # flat (the deck, stacks, bets): one C-level copy
+        items = [_copy_containers(v) for v in value]
+        return items if isinstance(value, list) else deque(items, value.maxlen)
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, dict):
+        return {k: _copy_containers(v) for k, v in value.items()}
+    return value
 
 @dataclass(frozen=True)
 class Hand:
@@ -165,7 +197,7 @@ class Hand:
         """The hand after one more action or board card."""
         hand = replace(self, entries=self.entries + ((seq, entry),), _pk=None)
         if self._pk is not None:  # live play: one step on from the state already built
-            state = copy.deepcopy(self._pk)
+            state = _fork(self._pk)
             _perform(state, entry, self)
             _settle(state, self.hole)
             object.__setattr__(hand, "_pk", state)

@@ -2,6 +2,7 @@
 an undo followed by re-entering the same action is the identity."""
 
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -15,7 +16,7 @@ from broadcast.engine.events import (
     PlayerSeated,
     TableOpened,
 )
-from broadcast.engine.table import apply, decide, replay
+from broadcast.engine.table import TableState, apply, decide, replay
 from broadcast.views.projections import live_view
 from tests.engine.helpers import table
 
@@ -223,3 +224,28 @@ def _camera_chaos(seed: int) -> None:
 def test_camera_reads_at_any_moment_never_break_the_hands_record():
     for seed in range(60):
         _camera_chaos(seed)
+
+
+def _pk_snapshot(hand):
+    pk = hand.pk
+    return (list(pk.stacks), list(pk.bets), [list(c) for c in pk.hole_cards], [list(c) for c in pk.board_cards],
+            list(pk.statuses), len(pk.operations), len(pk.deck_cards), pk.actor_index, list(pk.payoffs))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10**6))
+def test_a_hand_is_a_value_each_action_leaves_the_hand_before_it_as_it_was(seed):
+    """Each action steps on from a copy of PokerKit's state (not a replay): the hand before it
+    must not change, and each step must equal the same hand replayed from its entries."""
+    journal, _, _ = random_show(seed, hands=2)
+    state, seen = None, []
+    for seq, event in journal:
+        state = apply(state, event, seq=seq) if state is not None else apply(TableState(), event, seq=seq)
+        hand = state.hand
+        if hand is not None:  # the snapshot builds its state; the next action steps on from it
+            seen.append((hand, _pk_snapshot(hand)))
+    assert len(seen) > 5, "too few hand steps to check"
+    for hand, snapshot in seen:
+        assert _pk_snapshot(hand) == snapshot, "a later action changed an earlier hand"
+        replayed = replace(hand, _pk=None)
+        assert _pk_snapshot(replayed) == snapshot, "stepping on differs from replaying the entries"
