@@ -4,7 +4,9 @@ Per deck, on decks the model was trained on ("seen") and held-out decks ("unseen
 * single frames: precision, recall and wrong-card rate of identified cards, "shown"
   accuracy (including card backs and empty frames), median ms per frame;
 * confirmed reads: hands of several frames fused by the per-seat tracker (K of N),
-  recall and wrong cards of the confirmed hands.
+  recall and wrong cards of the confirmed hands;
+* latency: from the first frame in which a hand is shown to the read that confirms it
+  whole, for one seat's camera at 25 fps read on one core (``--latency-hands``).
 
     .venv/bin/python benchmarks/cardcam_accuracy.py [--frames 40] [--hands 12] [--level moderate]
 
@@ -80,10 +82,52 @@ def confirmed_hands(deck: str, hands: int, frames_per_hand: int, level: str, mod
                 right=right, wrong=wrong, recall=round(right / truth, 4) if truth else None)
 
 
+def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, n: int = 5,
+            fps: float = 25.0, give_up_ms: float = 3000.0) -> dict:
+    """Shown-to-confirmed latency of one seat at ``fps``, read on one core.
+
+    The hand is shown from frame 0 (capture time 0). The reader, free at time 0, reads the
+    newest frame captured by then; reading takes that frame's measured CPU time, and the
+    frames that arrived meanwhile are dropped, as the worker keeps only each camera's
+    latest frame. The latency is the moment the read that confirms every card ends. A hand
+    not confirmed whole within ``give_up_ms`` counts as unconfirmed (the card room keys it).
+    """
+    rng = np.random.default_rng(seed)
+    period = 1000.0 / fps
+    done, wrong, frames_read = [], 0, []
+    for h in range(hands):
+        n_cards = 2 if h % 2 else 4
+        cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, n_cards, replace=False))
+        tracker = SeatTracker(h, n_cards, k=k, n=n)
+        now, reads, wrong_here = 0.0, 0, set()
+        while now <= give_up_ms:
+            index = int(now // period)  # the newest frame captured by now
+            f = synth.hand_frame(rng, deck, n_cards, level=level, cards=cards)
+            c0 = time.process_time()
+            read = recognize(f.image, n_cards, model=model)
+            now += (time.process_time() - c0) * 1000
+            reads += 1
+            tracker.update(read, ts=index * period)
+            state = tracker.state
+            wrong_here |= {c for c in state.cards if c != "??" and c not in cards}
+            if state.complete:
+                done.append(now)
+                frames_read.append(reads)
+                break
+        wrong += len(wrong_here)
+    within = sum(1 for t in done if t <= 300)
+    return dict(hands=hands, fps=fps, k=k, n=n, confirmed=len(done), within_300ms=within,
+                median_ms=round(float(np.median(done)), 1) if done else None,
+                p90_ms=round(float(np.percentile(done, 90)), 1) if done else None,
+                median_frames_read=float(np.median(frames_read)) if frames_read else None,
+                wrong_confirmed=wrong)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--frames", type=int, default=40, help="single frames per deck")
     p.add_argument("--hands", type=int, default=12, help="tracked hands per deck")
+    p.add_argument("--latency-hands", type=int, default=6, help="hands per deck timed from shown to confirmed")
     p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
     p.add_argument("--decks", help="comma-separated decks (default: 4 seen + the held-out ones)")
     a = p.parse_args(argv)
@@ -101,11 +145,15 @@ def main(argv=None) -> int:
                decks={})
     totals = {"seen": [0, 0, 0, 0], "unseen": [0, 0, 0, 0]}
     all_ms, all_cpu = [], []
+    latencies: list[dict] = []
     for i, d in enumerate(decks):
         kind = "unseen" if d not in (model.info.get("decks") or []) else "seen"
         s = single_frames(d, a.frames, a.level, model, 1000 + i)
         c = confirmed_hands(d, a.hands, 5, a.level, model, 2000 + i) if a.hands else None
-        out["decks"][d] = dict(kind=kind, single=s, confirmed=c)
+        lat = latency(d, a.latency_hands, a.level, model, 3000 + i) if a.latency_hands else None
+        out["decks"][d] = dict(kind=kind, single=s, confirmed=c, latency=lat)
+        if lat:
+            latencies.append(lat)
         tt = totals[kind]
         tt[0] += s["cards"]; tt[1] += s["right"]; tt[2] += s["wrong"]
         tt[3] += c["wrong"] if c else 0
@@ -121,6 +169,13 @@ def main(argv=None) -> int:
     out["median_ms_per_frame"] = round(med, 1)
     out["frames_per_second_one_core"] = round(1000.0 / med, 1) if med else None
     out["median_cpu_ms_per_frame"] = round(float(np.median(all_cpu)), 1) if all_cpu else 0.0
+    if latencies:
+        hands = sum(x["hands"] for x in latencies)
+        out["latency"] = dict(hands=hands, confirmed=sum(x["confirmed"] for x in latencies),
+                              within_300ms=sum(x["within_300ms"] for x in latencies),
+                              median_of_deck_medians_ms=round(float(np.median(
+                                  [x["median_ms"] for x in latencies if x["median_ms"] is not None] or [0])), 1),
+                              wrong_confirmed=sum(x["wrong_confirmed"] for x in latencies), goal_ms=300)
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0
 
