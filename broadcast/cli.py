@@ -271,29 +271,15 @@ def cmd_audit_verify(args) -> int:
 
 
 async def _audit_verify(args) -> int:
-    import redis.asyncio as aioredis
-
+    from .show_redis import show_redis
     from .store.chain import load_key
-    from .store.embedded import EmbeddedRedis
     from .store.verify import journal_tables, verify_table
 
-    data_dir = Path(args.data_dir)
-    url = args.redis or os.environ.get("TVTABLE_REDIS_URL")
-    embedded = None
-    if url is None:
-        if not (data_dir / "redis").exists():
-            print(f"tvtable: no show data under {data_dir} (use --data-dir or --redis)", file=sys.stderr)
+    async with show_redis(args) as client:
+        if client is None:
             return 2
-        embedded = EmbeddedRedis(data_dir)
-        url = await asyncio.to_thread(embedded.start)
-    client = aioredis.from_url(url)
-    try:
         tables = [args.table] if args.table else await journal_tables(client)
-        results = [await verify_table(client, t, load_key(data_dir)) for t in tables]
-    finally:
-        await client.aclose()
-        if embedded is not None and not embedded.adopted:  # never stop a live show's Redis
-            await asyncio.to_thread(embedded.stop)
+        results = [await verify_table(client, t, load_key(Path(args.data_dir))) for t in tables]
     ok = bool(results) and all(r.ok for r in results)
     if args.json:
         print(json.dumps({"ok": ok, "tables": [{"table": r.table, "events": r.events, "head": r.head_seq, "ok": r.ok, "problems": r.problems} for r in results]}))
@@ -373,11 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .bench_cli import add_parser as add_bench
     from .equity_cli import add_parser as add_equity
+    from .penalties_cli import add_parser as add_penalties
     from .phh_cli import add_parser as add_phh
 
     add_equity(sub)
     add_bench(sub)
     add_phh(sub)
+    add_penalties(sub)
     try:
         from cardcam.cli import add_parser as add_cardcam
     except ImportError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -99,33 +98,13 @@ def cmd_export(args) -> int:
 
 
 async def _export(args) -> int:
-    import redis.asyncio as aioredis
-
     from .export import export_table
+    from .show_redis import show_redis
 
-    url = args.redis or os.environ.get("TVTABLE_REDIS_URL")
-    embedded = None
-    if url is None:
-        data_dir = Path(args.data_dir)
-        if not (data_dir / "redis").exists():
-            print(f"tvtable export: no show data under {data_dir} (use --data-dir or --redis)", file=sys.stderr)
+    async with show_redis(args, command="tvtable export") as client:
+        if client is None:
             return 2
-        from .store.embedded import EmbeddedRedis, EmbeddedRedisError
-
-        embedded = EmbeddedRedis(data_dir)
-        try:
-            url = await asyncio.to_thread(embedded.start)
-        except EmbeddedRedisError as exc:
-            print(f"tvtable export: cannot open the show's Redis: {exc}", file=sys.stderr)
-            return 2
-    client = aioredis.from_url(url)
-    try:
         result = await export_table(client, args.table, args.format, Path(args.out), event=args.event)
-    finally:
-        await client.aclose()
-        # A server that was already running belongs to the live show: leave it up.
-        if embedded is not None and not embedded.adopted:
-            await asyncio.to_thread(embedded.stop)
     if not result.events:
         print(f"tvtable export: table {args.table} has no journal", file=sys.stderr)
         return 2

@@ -27,9 +27,9 @@ from .compliance.events import ClockExpired, event_from_dict
 from .compliance.facts import facts_from_table
 from .compliance.field import from_show_file
 from .engine.commands import (Act, DealBoard, DeclareWinner, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards,
-                              StartHand, parse_command)
+                              StartHand, carried_record, parse_command)
 from .engine.errors import BadCommand, Refusal
-from .engine.events import BlindLevel, Event, SeatedPlayer, ShowCountdownStarted, TableOpened
+from .engine.events import BlindLevel, Event, PenaltiesCarried, SeatedPlayer, ShowCountdownStarted, TableOpened
 from .engine.penalties import Ledger
 from .engine.penalties import record as penalty_record
 from .engine.table import TableState, apply, rule
@@ -109,6 +109,7 @@ class TableCore:
             opening: list[Event] = [opening_event(self.config, self.levels)]
             if self.field_data:  # the show file's entries, prize pool and payouts, as the TD would enter them
                 opening.append(from_show_file(self.field_data, at_ms=self.server_now_ms()))
+            opening += await self._carried_at_opening()
             await self._append(opening, command_id=None)
         self._arm_clock()  # a clock called before a restart still runs out
         await self._tell_board_cameras()
@@ -172,6 +173,23 @@ class TableCore:
             if self.state.ledger != ledger:
                 await self._keep_register(ledger)
             return Accepted(seqs=tuple(seqs))
+
+    async def _carried_at_opening(self) -> list[Event]:
+        """The register's records of the players the show file seats here: a penalty not
+        served at the end of the night is served the following day (rule "Penalties Move")."""
+        events: list[Event] = []
+        for seat in self.config.seats:
+            raw = await self._carried(seat.player.id)
+            try:
+                penalties, hands, source = carried_record(raw)
+            except Refusal:
+                log.warning("table %s: the penalty register's record of a seated player is not one; not carried",
+                            self.table)
+                continue
+            if penalties or hands:
+                events.append(PenaltiesCarried(player=seat.player.id, from_table=source,
+                                               penalties=tuple(p.__dict__.copy() for p in penalties), hands_left=hands))
+        return events
 
     async def _carried(self, player: Any) -> dict | None:
         """The field's penalty register's record of a player, or None."""
