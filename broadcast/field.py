@@ -11,8 +11,8 @@ Each table's core owns its journal. Two things of a tournament span the tables:
   :func:`broadcast.engine.field_places.hand_for_hand_places`.
 
 Both go through each table's command path, so every change is a journalled, audited event.
-A round in progress when the core restarts is not settled again (its places stand as each
-table journaled them; the TD can set them with ``place``).
+A round in progress when the core restarts is picked up from the journals (each core notes
+its hand-for-hand busts as it replays), and a place already set is never sent again.
 """
 
 from __future__ import annotations
@@ -38,6 +38,16 @@ class FieldCoordinator:
         self.rounds: dict[int, list[Bust]] = {}  # hand-for-hand hand (release number) -> busts
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        # The hand-for-hand hand in progress at start-up (a restart): its busts so far. Earlier
+        # rounds were settled when they ended, and the TD may have set places since.
+        playing = [c for c in cores.values() if c.compliance.level_clock.hand_for_hand]
+        current = max((c.compliance.level_clock.dealt for c in playing), default=0)
+        for table, core in cores.items():
+            for number, player, place in getattr(core, "hand_for_hand_busts", ()):
+                if current and number == current:
+                    self.rounds.setdefault(number, []).append(Bust(table, player, place))
+        if self.rounds:  # every table may have finished it already
+            self._run(self._settle())
 
     def changed(self, core: Any) -> None:
         """A table's state changed (a core listener): act on new eliminations, settle rounds."""
@@ -98,6 +108,9 @@ class FieldCoordinator:
                     continue  # one table's busts: its own journal placed them (rule 3)
                 reason = f"hand-for-hand: out in the same hand at tables {', '.join(tables)}"
                 for (table, player), (place, tied) in sorted(hand_for_hand_places(busts).items()):
+                    now = [(e.place, e.tied) for e in self.cores[table].state.eliminated if e.player == player]
+                    if now and now[-1] == (place, tied):
+                        continue  # set already (before a restart)
                     await self._send(self.cores[table], {"type": "place", "player": player, "place": place,
                                                          "tied": tied, "reason": reason})
 

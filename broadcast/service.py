@@ -29,7 +29,8 @@ from .compliance.field import from_show_file
 from .engine.commands import (Act, DealBoard, DeclareWinner, FourCardFlop, KillHand, Muck, PushChips, SetHoleCards,
                               StartHand, carried_record, parse_command)
 from .engine.errors import BadCommand, Refusal
-from .engine.events import BlindLevel, Event, PenaltiesCarried, SeatedPlayer, ShowCountdownStarted, TableOpened
+from .engine.events import (BlindLevel, Event, PenaltiesCarried, PlayerEliminated, SeatedPlayer, ShowCountdownStarted,
+                             TableOpened)
 from .engine.penalties import Ledger
 from .engine.penalties import record as penalty_record
 from .engine.table import TableState, apply, rule
@@ -96,6 +97,9 @@ class TableCore:
         self._time_anchor = (0, 0.0)  # (Redis TIME in ms, the loop's monotonic seconds then)
         self._stale = False  # an append's outcome is unknown: read the journal before the next ruling
         self._board_need: str | None = None  # what board cameras were last told
+        # (hand-for-hand hand, player, place journaled) of each bust while hand-for-hand was
+        # on: the field coordinator ties a round across tables, also one a restart interrupted.
+        self.hand_for_hand_busts: list[tuple[int, str, int]] = []
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -230,8 +234,14 @@ class TableCore:
         event = event_from_dict(rec.event)  # hand and compliance events share the journal
         self.state = apply(self.state, event, seq=rec.seq)
         self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
+        self._note_bust(event)
         self.ts = max(self.ts, rec.ts)
         return event
+
+    def _note_bust(self, event: Event) -> None:
+        clock = self.compliance.level_clock
+        if isinstance(event, PlayerEliminated) and event.place and clock.hand_for_hand:
+            self.hand_for_hand_busts.append((clock.dealt, event.player, event.place))
 
     async def _catch_up(self) -> None:
         """Fold in what the journal holds past our head (an append whose answer was lost)."""
@@ -336,6 +346,7 @@ class TableCore:
                 self.state = apply(self.state, event, seq=rec.seq)
         for rec, event in zip(records, events):
             self.compliance = compliance.apply(self.compliance, event, seq=rec.seq, ts=rec.ts)
+            self._note_bust(event)
         self.ts = ts
         self._arm_clock()
         await self._tell_board_cameras()

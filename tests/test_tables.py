@@ -241,3 +241,36 @@ async def test_outside_hand_for_hand_the_field_count_follows_every_table(two_tab
     await bust_the_button(a, td)
     assert [e.place for e in b.state.eliminated] == [8] and [e.place for e in a.state.eliminated] == [7]
     await settled(lambda: b.state.players_left == 6)
+
+
+async def test_a_hand_for_hand_round_a_restart_interrupted_still_ties(tmp_path):
+    """The core restarts between a bust at one table and a bust at the other in the same
+    hand-for-hand hand: the coordinator picks the round up from the journals, and the two
+    still tie. A place already set is not sent again."""
+    text = two_tables_toml("tv", "outer")
+    td = {"person": "floor", "role": "td"}
+    first = ShowRuntime(parse_show(text), tmp_path / "var", environ={})
+    await first.start()
+    try:
+        for core in first.cores.values():
+            await core.submit(FIELD, **td)
+            await core.submit({"type": "hand_for_hand", "on": True}, **td)
+            await core.submit({"type": "hand_for_hand_release"}, **td)
+        await bust_the_button(first.cores["tv"], td)
+        await settled(lambda: first.cores["outer"].state.players_left == 7)
+    finally:
+        await first.stop()
+    again = ShowRuntime(parse_show(text), tmp_path / "var", environ={})
+    await again.start()
+    try:
+        a, b = again.cores["tv"], again.cores["outer"]
+        assert [e.place for e in a.state.eliminated] == [8]
+        await bust_the_button(b, td)
+        await settled(lambda: [(e.place, e.tied) for e in a.state.eliminated] == [(7, 2)]
+                      and [(e.place, e.tied) for e in b.state.eliminated] == [(7, 2)])
+        await asyncio.sleep(0.3)  # any second settlement would have been sent by now
+        for table in ("tv", "outer"):
+            corrected = [r.event for r in await read_all(again.redis, table) if r.event["type"] == "PlaceCorrected"]
+            assert len(corrected) == 1, f"table {table}: {corrected}"
+    finally:
+        await again.stop()
