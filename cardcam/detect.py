@@ -31,6 +31,10 @@ UNIT = 24
 PX, PY0, PY1 = 1.15, -1.45, 1.3
 RANK_SIZE = (24, 32)   # (w, h) of the normalised rank glyph
 SUIT_SIZE = (24, 24)
+#: Paper fraction a glyph needs in a ring around its box (ink on felt, chips or card backs
+#: has little).  An index printed tight in the card's corner (bellot, paris) has only
+#: about a third of that ring on paper: the rest is felt or the card behind, in shadow.
+RING_PAPER = 0.25
 
 
 @dataclass
@@ -154,7 +158,7 @@ def _filter_glyphs(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
     inner = ii[y + h, x + w] - ii[y, x + w] - ii[y + h, x] + ii[y, x]
     ring_area = (x1 - x0) * (y1 - y0) - w * h
     frac = (outer - inner) / np.maximum(ring_area, 1)
-    keep &= frac > 0.4
+    keep &= frac > RING_PAPER
     return keep
 
 
