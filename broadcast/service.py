@@ -100,6 +100,7 @@ class TableCore:
         # (hand-for-hand hand, player, place journaled) of each bust while hand-for-hand was
         # on: the field coordinator ties a round across tables, also one a restart interrupted.
         self.hand_for_hand_busts: list[tuple[int, str, int]] = []
+        self.restamped = 0  # appends that reached the journal late and were ruled again (/metrics)
 
     async def open(self) -> None:
         """Replay the journal; a new table gets its ``TableOpened`` from the config."""
@@ -159,6 +160,7 @@ class TableCore:
                     seqs = await self._append(list(events), command_id=command_id, after=after, ts=ts)
                     break
                 except StampTooOld as late:
+                    self.restamped += 1
                     # The core stalled between its stamp and the journal (a busy machine):
                     # nothing was written. Stamp and rule again, so the record's time is
                     # the time it was recorded and the delay holds for it.
@@ -337,6 +339,7 @@ class TableCore:
                     records = await self.journal.append(payload, ts=ts, delay_ms=self.delay_ms, command_id=command_id)
                     break
                 except StampTooOld:
+                    self.restamped += 1
                     if attempt == STAMP_ATTEMPTS - 1:
                         raise
         if after is not None and records and after.seq == records[-1].seq:

@@ -166,6 +166,7 @@ async def test_a_core_that_stalls_between_its_stamp_and_the_journal_stamps_again
         assert stalls, "the stall never happened"
         assert record.ts >= stalls[0] + LATE_MS + 300, "the record kept the stamp taken before the stall"
         assert core.state.seq == record.seq == core.journal.seq
+        assert core.restamped == 1  # counted for /metrics
     finally:
         await runner.cleanup()
         await server.runtime.stop()

@@ -6,6 +6,8 @@ What it counts (never a card: commands by type, cards by number per seat):
   (``accepted``, ``duplicate`` for a retried id, ``refused`` for a ruling or bad input,
   ``denied`` for a token that may not enter it). Unknown types count as ``other``.
 * ``tvtable_delay_queue_depth{table}``: journal records not yet released to the air.
+* ``tvtable_appends_restamped_total{table}``: appends that reached the journal more than
+  ``LATE_MS`` after their stamp (the core stalled) and were stamped and ruled again.
 * ``tvtable_release_lateness_seconds{table}``: a histogram of how late each release went
   out after its first record was due (Redis time, by this process's releaser).
 * ``tvtable_cardcam_seat_shown``, ``tvtable_cardcam_cards_read``, ``tvtable_cardcam_cards_unsure``
@@ -35,6 +37,7 @@ from ..compliance.commands import COMMAND_TYPES as COMPLIANCE_TYPES
 from ..engine.commands import COMMAND_TYPES as ENGINE_TYPES
 from ..engine.errors import Refusal
 from ..store import keys
+from ..store.journal import LATE_MS
 from ..store.releaser import LATENESS_BUCKETS_MS
 from .auth import Denied
 
@@ -184,6 +187,9 @@ async def metrics(request: web.Request) -> web.Response:
         cursor = int(await redis.hget(keys.release_state(table), "cursor") or 0)
         depth.append(({"table": table}, max(0, head - cursor)))
     out.family("tvtable_delay_queue_depth", "gauge", "Journal records waiting in the delay line to be released.", depth)
+    out.family("tvtable_appends_restamped", "counter",
+               f"Appends that reached the journal more than {LATE_MS} ms after their stamp (a stalled core) and were "
+               "ruled again.", [({"table": t}, core.restamped) for t, core in sorted(runtime.cores.items())], suffix="_total")
 
     name = "tvtable_release_lateness_seconds"
     out.lines += [f"# HELP {name} How late each release went out after its first record was due (Redis time).",

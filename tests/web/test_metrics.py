@@ -124,7 +124,7 @@ async def test_metrics_count_everything_asked_and_never_show_a_hole_card(show_se
     assert value(samples, "tvtable_commands_total", table=t, type="other", outcome="refused") == 1
     assert value(samples, "tvtable_commands_total", table=t, type="fold", outcome="denied") == 1
     assert value(samples, "tvtable_delay_queue_depth", table=t) == 0
-
+    assert value(samples, "tvtable_appends_restamped_total", table=t) == show.core.restamped
     count = value(samples, "tvtable_release_lateness_seconds_count", table=t)
     assert count >= 1
     assert value(samples, "tvtable_release_lateness_seconds_bucket", table=t, le="+Inf") == count
