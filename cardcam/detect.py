@@ -48,6 +48,10 @@ class Analysis:
     red: np.ndarray          # float32 0..1 redness of ink
     sat: np.ndarray          # float32 0..1 saturation
     paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
+    # ``dark`` less the felt and card backs around the cards: where glyph ink may be.  In an
+    # upright patch the felt next to a card edge is as dark as ink and would merge with an
+    # index printed close to the edge (the patch is re-thresholded, unlike ``ink``).
+    glyph_dark: np.ndarray | None = None
 
 
 @dataclass
@@ -136,10 +140,18 @@ def analyse(image: np.ndarray) -> Analysis:
         lut[1:] = nst[1:, 4] > 0.01 * nonpaper.size
         exterior = cv2.dilate(lut[nlab], np.ones((7, 7), np.uint8))
         ink &= exterior == 0
+        # for glyph_dark only the felt itself (the opening, no margin): the margin that keeps
+        # the card's edge out of ``ink`` would eat into an index printed tight against it,
+        # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
+        # straight line, which :func:`_lines` takes out of the patch.
+        felt = cv2.dilate(lut[nlab], np.ones((5, 5), np.uint8))
+        glyph_dark = np.where(felt == 0, dark, 0.0).astype(np.float32)
+    else:
+        glyph_dark = dark.astype(np.float32)
     ink = _remove_outlines(ink.astype(np.uint8), max(img.shape[:2])).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
-    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat, pf)
+    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat, pf, glyph_dark)
 
 
 # ----------------------------------------------------------------------------- glyphs
@@ -241,13 +253,14 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     ``layout_only``: stop once the rank and suit are placed (the glyphs are None); enough
     to refine a candidate's axis, at about half the cost."""
     # Most candidates fail the layout test below: warp the other planes only for those that pass.
-    (dk,), M = _warp_patch(a, centre, down, unit, [a.dark])
-    ink = (dk > 0.28).astype(np.uint8)
+    # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
+    gd = a.glyph_dark if a.glyph_dark is not None else a.dark
+    (gdk,), M = _warp_patch(a, centre, down, unit, [gd])
+    ink = (gdk > 0.28).astype(np.uint8)
     ink &= ~_lines(ink) & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
         return None
-    ph, pw = dk.shape
     cx = PX * UNIT
     suit_y = (0.5 - PY0) * UNIT
     rank_y = (-0.5 - PY0) * UNIT
@@ -286,7 +299,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
         rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
         return None, None, 0.0, rc, np.array([cents[js, 0], cents[js, 1]]), M, (rb, sb)
     paper_f = a.paper_f if a.paper_f is not None else a.paper.astype(np.float32)
-    (rd, st, pp), _ = _warp_patch(a, centre, down, unit, [a.red, a.sat, paper_f])
+    # the crops and the card-edge evidence below use the full darkness (felt included)
+    (dk, rd, st, pp), _ = _warp_patch(a, centre, down, unit, [a.dark, a.red, a.sat, paper_f])
     in_rank = np.zeros(n, bool)
     in_rank[parts] = True
     rmask = in_rank[lab]

@@ -41,7 +41,7 @@ PARTIAL_DECKS: dict[str, dict[str, str | None]] = {
     "slavic_costumes": {"A": "X", "J": "X", "Q": "X"},
 }
 
-MODEL_VERSION = 3
+MODEL_VERSION = 4  # 4: glyphs found without the felt, samples in job order
 
 
 def default_model_path() -> Path:
@@ -234,7 +234,8 @@ def build(path: Path | None = None, frames_per_deck: int = 50, epochs: int = 25,
     Xs, yrs, yss = [], [], []
     if workers > 1:
         with get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
-            for deck, (X, yr, ys) in pool.imap_unordered(_job, jobs):
+            # in job order, so a build is the same whichever worker finishes first
+            for deck, (X, yr, ys) in pool.imap(_job, jobs):
                 if len(yr):
                     Xs.append(X); yrs.append(yr); yss.append(ys)
                 bar.update(1, deck)
