@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardcam import synth  # noqa: E402
+from cardcam import detect, synth  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
 from cardcam.recognize import recognize  # noqa: E402
 from cardcam.tracker import SeatTracker  # noqa: E402
@@ -38,6 +38,7 @@ def single_frames(deck: str, n: int, level: str, model, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     truth = right = wrong = shown_ok = 0
     ms, cpu = [], []
+    by_kind: dict[str, list[float]] = {}
     for i in range(n):
         n_cards = 2 if i % 2 else 4
         f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
@@ -45,6 +46,7 @@ def single_frames(deck: str, n: int, level: str, model, seed: int) -> dict:
         r = recognize(f.image, n_cards, model=model)
         ms.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)  # steadier than wall time on a shared machine
+        by_kind.setdefault(f.kind, []).append(ms[-1])
         shown_ok += r.shown == f.shown
         truth += len(f.cards)
         for c in r.identified:
@@ -58,7 +60,8 @@ def single_frames(deck: str, n: int, level: str, model, seed: int) -> dict:
                 recall=round(right / truth, 4) if truth else None,
                 wrong_rate=round(wrong / asserted, 4) if asserted else 0.0,
                 shown_accuracy=round(shown_ok / n, 4),
-                median_ms=round(float(np.median(ms)), 1), median_cpu_ms=round(float(np.median(cpu)), 1))
+                median_ms=round(float(np.median(ms)), 1), median_cpu_ms=round(float(np.median(cpu)), 1),
+                median_ms_by_kind={k: round(float(np.median(v)), 1) for k, v in sorted(by_kind.items())})
 
 
 def confirmed_hands(deck: str, hands: int, frames_per_hand: int, level: str, model,
@@ -80,6 +83,21 @@ def confirmed_hands(deck: str, hands: int, frames_per_hand: int, level: str, mod
             wrong += c not in cards
     return dict(hands=hands, frames_per_hand=frames_per_hand, k=k, cards=truth,
                 right=right, wrong=wrong, recall=round(right / truth, 4) if truth else None)
+
+
+def empty_frames(model, n: int, seed: int) -> dict:
+    """Felt between showings (the most common hole-cam frame): how many stop at the paper
+    gate, and the wall ms per frame, all and gated."""
+    rng = np.random.default_rng(seed)
+    ms, gated, shown = [], 0, 0
+    for i in range(n):
+        f = synth.empty_frame(rng, ("easy", "moderate", "hard")[i % 3])
+        t0 = time.perf_counter()
+        r = recognize(f.image, 2, model=model)
+        ms.append((time.perf_counter() - t0) * 1000)
+        gated += not detect.has_paper(f.image)
+        shown += r.shown
+    return dict(frames=n, stopped_at_gate=gated, taken_for_shown=shown, median_ms=round(float(np.median(ms)), 2))
 
 
 def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, n: int = 5,
@@ -176,6 +194,7 @@ def main(argv=None) -> int:
                               median_of_deck_medians_ms=round(float(np.median(
                                   [x["median_ms"] for x in latencies if x["median_ms"] is not None] or [0])), 1),
                               wrong_confirmed=sum(x["wrong_confirmed"] for x in latencies), goal_ms=300)
+    out["empty_frames"] = empty_frames(model, 200, 4000)
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0
 

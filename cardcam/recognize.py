@@ -114,6 +114,8 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
     if image is None or getattr(image, "size", 0) == 0:
         raise ValueError("empty image")
     _, prof = _profile_model(profile)
+    if not detect.has_paper(image):  # felt, a thumb, card backs: no face to read
+        return Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, (), (time.perf_counter() - t0) * 1000)
     a, cands, reads = read_candidates(image, model, prof)
     # 1. conflicting reads of the same glyphs, or of the same spot: nobody wins
     sure = [r for r in reads if r.card != UNKNOWN]
