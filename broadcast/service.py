@@ -189,8 +189,8 @@ class TableCore:
             try:
                 penalties, hands, source = carried_record(raw)
             except Refusal:
-                log.warning("table %s: the penalty register's record of a seated player is not one; not carried",
-                            self.table)
+                log.warning("table %s: the penalty register's record of %s is not a penalty record; not carried "
+                            "(set it with a penalty command)", self.table, seat.player.id)
                 continue
             if penalties or hands:
                 events.append(PenaltiesCarried(player=seat.player.id, from_table=source,
