@@ -28,12 +28,22 @@ from .show_redis import show_redis
 from .store import keys
 
 FORMAT = "tvtable-penalty-register"
+DESCRIPTION = """\
+Rule "Penalties Move": a penalty not fully served at the end of the night is served the
+following day. The show's Redis keeps every player's record, so a next day on the same
+data dir has it. When the next day runs on another machine or a new Redis, export the
+register at the end of the night and import it before the first table opens:
+
+    tvtable penalties export --data-dir var --out day1-penalties.json
+    tvtable penalties import day1-penalties.json --redis redis://core-host:6379/0
+
+The file names players and their penalties only: no card, nothing of a hand."""
 
 
 def add_parser(sub: Any) -> None:
     """Register ``tvtable penalties export|import``."""
     pen = sub.add_parser("penalties", help="export or import the field's penalty register (another day, another Redis)",
-                         description=__doc__.split("\n\n")[1])
+                         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = pen.add_subparsers(dest="penalties_command", required=True, metavar="ACTION")
     out = actions.add_parser("export", help="write every player's penalty record to a JSON file",
                              description="Write the field's penalty register (player id -> penalties and hands "
