@@ -125,6 +125,7 @@ class Releaser:
                         self.line = DelayLine(self.config)
                         await self._start()
                         follower = asyncio.get_running_loop().create_task(self._follow(), name=f"journal follower {self.table}")
+                        follower.add_done_callback(self._follower_done)
                     self.holding = True
                 if mono - last_sync > 1.0:
                     await self._sync_clock()
@@ -143,6 +144,14 @@ class Releaser:
         finally:
             if follower is not None:
                 follower.cancel()
+
+    def _follower_done(self, task: asyncio.Task) -> None:
+        """The follower stopped: the loop above starts a new one at its next lock check. Its
+        error is taken here (a type, never a text), not left for the garbage collector to
+        print as a traceback."""
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("table %s: journal follower stopped (%s); starting again", self.table,
+                        type(task.exception()).__name__)
 
     def _wait_ms(self) -> int:
         due = self.line.next_due()

@@ -2,6 +2,7 @@
 TVTABLE_REDIS_URL is set)."""
 
 import asyncio
+import gc
 import json
 import os
 import stat
@@ -141,3 +142,31 @@ async def test_an_append_stamped_longer_ago_than_late_ms_is_refused_whole(redis,
     fresh = await journal.append([{"type": "LevelChanged", "level": 1}], ts=await redis_time_ms(redis),
                                  delay_ms=0, command_id="c-late")
     assert [r.seq for r in fresh] == [1]
+
+
+
+async def test_a_journal_follower_that_stops_with_an_error_leaves_nothing_for_the_garbage_collector(redis, caplog):
+    """A follower can die on a lost connection while the releaser waits on its timer (then
+    the releaser is stopped: a teardown, a Redis restart). Its error is taken and logged by
+    type, never left for the garbage collector to print as a traceback."""
+    releaser = Releaser(redis, table_id(), holder="me")
+    loop = asyncio.get_running_loop()
+    reported: list[str] = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context.get("message", "")))
+
+    async def lost() -> None:
+        raise ConnectionError("Connection closed by server.")
+
+    try:
+        follower = loop.create_task(lost(), name="journal follower")
+        follower.add_done_callback(releaser._follower_done)
+        await asyncio.sleep(0.05)
+        assert follower.done()
+        del follower
+        gc.collect()
+        await asyncio.sleep(0.01)
+    finally:
+        loop.set_exception_handler(None)
+    assert not [m for m in reported if "never retrieved" in m], reported
+    assert "journal follower stopped (ConnectionError)" in caplog.text
+    assert "Connection closed" not in caplog.text  # the type, never the text
