@@ -47,11 +47,11 @@ class Analysis:
     ink: np.ndarray          # bool
     red: np.ndarray          # float32 0..1 redness of ink
     sat: np.ndarray          # float32 0..1 saturation
-    paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
     # ``dark`` less the felt and card backs around the cards: where glyph ink may be.  In an
     # upright patch the felt next to a card edge is as dark as ink and would merge with an
     # index printed close to the edge (the patch is re-thresholded, unlike ``ink``).
-    glyph_dark: np.ndarray | None = None
+    glyph_dark: np.ndarray
+    paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
 
 
 @dataclass
@@ -103,6 +103,12 @@ def has_paper(image: np.ndarray) -> bool:
     h, w = img.shape[:2]
     if h >= 8 and w >= 8:
         img = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    return float(_planes(img)[4].mean()) >= MIN_PAPER
+
+
+def _planes(img: np.ndarray):
+    """(b, g, r, min channel, min as float32, saturation, paper) of a BGR image. Paper is
+    bright (over Otsu's cut of the min channel, kept within 100..190) and unsaturated."""
     b, g, r = cv2.split(img)
     m = cv2.min(cv2.min(b, g), r)
     mf = m.astype(np.float32)
@@ -110,7 +116,7 @@ def has_paper(image: np.ndarray) -> bool:
     sat = (Mf - mf) / (Mf + 1.0)
     otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     paper = (mf > float(np.clip(otsu, 100, 190))) & (sat < 0.3)
-    return float(paper.mean()) >= MIN_PAPER
+    return (b, g, r), m, mf, sat, paper
 
 
 def _blur_small(x: np.ndarray, sigma: float, f: int = 4) -> np.ndarray:
@@ -138,15 +144,7 @@ def _remove_outlines(ink: np.ndarray, side: int) -> np.ndarray:
 
 def analyse(image: np.ndarray) -> Analysis:
     img, s = to_working(image)
-    b, g, r = cv2.split(img)
-    m = cv2.min(cv2.min(b, g), r)
-    M = cv2.max(cv2.max(b, g), r)
-    mf = m.astype(np.float32)
-    Mf = M.astype(np.float32)
-    sat = (Mf - mf) / (Mf + 1.0)
-    otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    thr = float(np.clip(otsu, 100, 190))
-    paper = (mf > thr) & (sat < 0.3)
+    (b, g, r), m, mf, sat, paper = _planes(img)
     pf = paper.astype(np.float32)
     sigma = max(img.shape[:2]) / 80.0
     num = _blur_small(mf * pf, sigma)
@@ -155,6 +153,7 @@ def analyse(image: np.ndarray) -> Analysis:
     near = den > 0.2
     dark = np.clip(1.0 - mf / np.maximum(level, 1.0), 0.0, 1.0)
     dark[~near] = 0.0
+    dark = dark.astype(np.float32, copy=False)
     ink = dark > 0.28
     # the felt (or a card back) around the cards is not ink: large non-paper areas,
     # found after an erosion that cuts the thin strokes linking them to glyphs
@@ -170,13 +169,13 @@ def analyse(image: np.ndarray) -> Analysis:
         # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
         # straight line, which :func:`_lines` takes out of the patch.
         felt = cv2.dilate(lut[nlab], np.ones((5, 5), np.uint8))
-        glyph_dark = np.where(felt == 0, dark, 0.0).astype(np.float32)
+        glyph_dark = np.where(felt == 0, dark, np.float32(0.0))
     else:
-        glyph_dark = dark.astype(np.float32)
+        glyph_dark = dark
     ink = _remove_outlines(ink.astype(np.uint8), max(img.shape[:2])).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
-    return Analysis(img, s, m, paper, dark.astype(np.float32), ink, red, sat, pf, glyph_dark)
+    return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf)
 
 
 # ----------------------------------------------------------------------------- glyphs
@@ -279,8 +278,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     to refine a candidate's axis, at about half the cost."""
     # Most candidates fail the layout test below: warp the other planes only for those that pass.
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
-    gd = a.glyph_dark if a.glyph_dark is not None else a.dark
-    (gdk,), M = _warp_patch(a, centre, down, unit, [gd])
+    (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
     ink = (gdk > 0.28).astype(np.uint8)
     ink &= ~_lines(ink) & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
