@@ -11,8 +11,9 @@ Each table's core owns its journal. Two things of a tournament span the tables:
   :func:`broadcast.engine.field_places.hand_for_hand_places`.
 
 Both go through each table's command path, so every change is a journalled, audited event.
-A round in progress when the core restarts is picked up from the journals (each core notes
-its hand-for-hand busts as it replays), and a place already set is never sent again.
+The busts come from each core, which notes them as it rules and as it replays its journal,
+so a round in progress when the core restarts is settled too; a place already set is never
+sent again.
 """
 
 from __future__ import annotations
@@ -35,32 +36,33 @@ class FieldCoordinator:
     def __init__(self, cores: dict[str, Any]) -> None:
         self.cores = cores
         self.seen = {t: len(c.state.eliminated) for t, c in cores.items()}
-        self.rounds: dict[int, list[Bust]] = {}  # hand-for-hand hand (release number) -> busts
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
-        # The hand-for-hand hand in progress at start-up (a restart): its busts so far. Earlier
-        # rounds were settled when they ended, and the TD may have set places since.
+        # Each core notes its hand-for-hand busts (also on replay). At start-up (a restart)
+        # only the hand in progress is still to settle: earlier ones were settled when they
+        # ended, and the TD may have set places since.
         playing = [c for c in cores.values() if c.compliance.level_clock.hand_for_hand]
         current = max((c.compliance.level_clock.dealt for c in playing), default=0)
-        for table, core in cores.items():
-            for number, player, place in getattr(core, "hand_for_hand_busts", ()):
-                if current and number == current:
-                    self.rounds.setdefault(number, []).append(Bust(table, player, place))
-        if self.rounds:  # every table may have finished it already
+        self.settled = {n for c in cores.values() for n, _, _ in c.hand_for_hand_busts if n != current}
+        if self._rounds():  # every table may have finished it already
             self._run(self._settle())
+
+    def _rounds(self) -> dict[int, list[Bust]]:
+        """Hand-for-hand hand (release number) -> its busts, for the hands not settled yet."""
+        rounds: dict[int, list[Bust]] = {}
+        for table, core in self.cores.items():
+            for number, player, place in core.hand_for_hand_busts:
+                if number not in self.settled:
+                    rounds.setdefault(number, []).append(Bust(table, player, place))
+        return rounds
 
     def changed(self, core: Any) -> None:
         """A table's state changed (a core listener): act on new eliminations, settle rounds."""
         new = core.state.eliminated[self.seen.get(core.table, 0):]
         self.seen[core.table] = len(core.state.eliminated)
         if new:
-            clock = core.compliance.level_clock
-            if clock.hand_for_hand:
-                for e in new:
-                    if e.place:  # a disqualification has no place to tie for
-                        self.rounds.setdefault(clock.dealt, []).append(Bust(core.table, e.player, e.place))
             self._run(self._count(core.table, len(new)))
-        if self.rounds:
+        if self._rounds():
             self._run(self._settle())
 
     def _run(self, coro: Any) -> None:
@@ -98,11 +100,11 @@ class FieldCoordinator:
         """Set the places of every hand-for-hand hand that all tables have finished."""
         async with self._lock:
             playing = [c for c in self.cores.values() if c.compliance.level_clock.hand_for_hand]
-            for number in sorted(self.rounds):
+            for number, busts in sorted(self._rounds().items()):
                 if any(c.compliance.level_clock.dealt < number
                        or (c.compliance.level_clock.dealt == number and c.state.in_hand) for c in playing):
                     return  # a table has still to deal or finish this hand
-                busts = self.rounds.pop(number)
+                self.settled.add(number)
                 tables = sorted({b.table for b in busts})
                 if len(tables) < 2:
                     continue  # one table's busts: its own journal placed them (rule 3)
