@@ -149,7 +149,7 @@ class TableCore:
                 data = {**data, "carried": await self._carried(data.get("player"))}
             ledger = self.state.ledger
             for attempt in range(1, STAMP_ATTEMPTS + 1):
-                ts = max(await self._server_time(), self.ts)  # never backwards, even if Redis's clock is
+                ts = await self._stamp()
                 if isinstance(data, dict) and data.get("type") in COMPLIANCE_COMMANDS:
                     events, after = self._rule_on_compliance(data, person=person, role=role, ts=ts)
                 else:
@@ -183,17 +183,20 @@ class TableCore:
     async def _carried_at_opening(self) -> list[Event]:
         """The register's records of the players the show file seats here: a penalty not
         served at the end of the night is served the following day (rule "Penalties Move")."""
+        players = [seat.player.id for seat in self.config.seats]
+        if not players:
+            return []
+        found = await self.redis.hmget(keys.penalty_register(), players)  # one round trip for the table
         events: list[Event] = []
-        for seat in self.config.seats:
-            raw = await self._carried(seat.player.id)
+        for player, raw in zip(players, found):
             try:
-                penalties, hands, source = carried_record(raw)
+                penalties, hands, source = carried_record(self._register_record(raw))
             except Refusal:
                 log.warning("table %s: the penalty register's record of %s is not a penalty record; not carried "
-                            "(set it with a penalty command)", self.table, seat.player.id)
+                            "(set it with a penalty command)", self.table, player)
                 continue
             if penalties or hands:
-                events.append(PenaltiesCarried(player=seat.player.id, from_table=source,
+                events.append(PenaltiesCarried(player=player, from_table=source,
                                                penalties=tuple(p.__dict__.copy() for p in penalties), hands_left=hands))
         return events
 
@@ -201,7 +204,10 @@ class TableCore:
         """The field's penalty register's record of a player, or None."""
         if not isinstance(player, str) or not player.strip():
             return None  # the command's own check names the field
-        raw = await self.redis.hget(keys.penalty_register(), player.strip()[:64])
+        return self._register_record(await self.redis.hget(keys.penalty_register(), player.strip()[:64]))
+
+    def _register_record(self, raw: bytes | None) -> dict | None:
+        """A record as the register stores it (JSON), or None when there is none or it is unreadable."""
         if not raw:
             return None
         try:
@@ -261,6 +267,11 @@ class TableCore:
             for listener in list(self.listeners):
                 listener(self)
         self._stale = False
+
+    async def _stamp(self) -> int:
+        """An event's time: Redis TIME now, never before the last record's (even if Redis's
+        clock went back)."""
+        return max(await self._server_time(), self.ts)
 
     async def _server_time(self) -> int:
         ms = await redis_time_ms(self.redis)
@@ -334,7 +345,7 @@ class TableCore:
             records = await self.journal.append(payload, ts=ts, delay_ms=self.delay_ms, command_id=command_id)
         else:  # the core's own timers: stamped here, and again if the append came late
             for attempt in range(STAMP_ATTEMPTS):
-                ts = max(await redis_time_ms(self.redis), self.ts)
+                ts = await self._stamp()
                 try:
                     records = await self.journal.append(payload, ts=ts, delay_ms=self.delay_ms, command_id=command_id)
                     break
