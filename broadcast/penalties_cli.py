@@ -1,16 +1,5 @@
-"""``tvtable penalties``: carry the field's penalty register to another day's Redis.
-
-Rule "Penalties Move": a penalty not fully served at the end of the night is served the
-following day. Each table keeps its players' records in the show's Redis
-(``tvt:field:penalties``), which carries over when the next day runs on the same data
-dir. When the next day runs on another machine or a new Redis, the TD exports the
-register at the end of the night and imports it before the first table opens:
-
-    tvtable penalties export --data-dir var --out day1-penalties.json
-    tvtable penalties import day1-penalties.json --redis redis://core-host:6379/0
-
-The file names players and their penalties only: no card, nothing of a hand.
-"""
+"""``tvtable penalties``: carry the field's penalty register (``tvt:field:penalties``) to
+another day's Redis. What it is for and how: ``DESCRIPTION``, shown by ``--help``."""
 
 from __future__ import annotations
 
@@ -119,12 +108,12 @@ def read_register_file(path: Path) -> dict[str, dict]:
     for player, record in data["players"].items():
         if not player.strip() or len(player) > 64:
             raise Refusal(f"player id {player[:70]!r} must be 1 to 64 characters", field="players")
+        if not isinstance(record, dict):
+            raise Refusal(f"player {player!r}: the record must be an object", field=f"players.{player}")
         try:
             carried_record(record)  # the same check a table makes when it seats the player
         except Refusal as refusal:
             raise Refusal(f"player {player!r}: {refusal}", field=f"players.{player}") from None
-        if not isinstance(record, dict):
-            raise Refusal(f"player {player!r}: the record must be an object", field=f"players.{player}")
         players[player] = record
     return players
 
