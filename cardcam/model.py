@@ -175,13 +175,13 @@ def deck_samples(deck: str, n_frames: int, seed: int):
                         extra.append(j)
             elif rng.random() > NEG_KEEP:
                 continue
-            for cc in [c] + extra:
-                X.append(classify.features(cc))
-                yr.append(classify.RANK_CLASSES.index(lab[0]))
-                ys.append(classify.SUIT_CLASSES.index(lab[1]))
+            batch = [c] + extra
+            X.append(classify.features_batch(batch))
+            yr += [classify.RANK_CLASSES.index(lab[0])] * len(batch)
+            ys += [classify.SUIT_CLASSES.index(lab[1])] * len(batch)
     if not X:
         return np.zeros((0, 1), np.float32), np.zeros(0, int), np.zeros(0, int)
-    return np.stack(X), np.array(yr), np.array(ys)
+    return np.concatenate(X), np.array(yr), np.array(ys)
 
 
 def _job(args):
