@@ -52,6 +52,10 @@ class Analysis:
     # index printed close to the edge (the patch is re-thresholded, unlike ``ink``).
     glyph_dark: np.ndarray
     paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
+    cut: float = 0.0         # the paper cut of the min channel (Otsu's, within 100..190)
+    # working px of this analysis' top-left corner in the frame: (0, 0) for a whole frame,
+    # the region's corner for :func:`analyse_region`; candidates' boxes are frame px
+    origin: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -106,17 +110,20 @@ def has_paper(image: np.ndarray) -> bool:
     return float(_planes(img)[4].mean()) >= MIN_PAPER
 
 
-def _planes(img: np.ndarray):
-    """(b, g, r, min channel, min as float32, saturation, paper) of a BGR image. Paper is
-    bright (over Otsu's cut of the min channel, kept within 100..190) and unsaturated."""
+def _planes(img: np.ndarray, cut: float | None = None):
+    """((b, g, r), min channel, min as float32, saturation, paper, cut) of a BGR image.
+    Paper is bright (over ``cut``, by default Otsu's cut of the min channel kept within
+    100..190) and unsaturated."""
     b, g, r = cv2.split(img)
     m = cv2.min(cv2.min(b, g), r)
     mf = m.astype(np.float32)
     Mf = cv2.max(cv2.max(b, g), r).astype(np.float32)
     sat = (Mf - mf) / (Mf + 1.0)
-    otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    paper = (mf > float(np.clip(otsu, 100, 190))) & (sat < 0.3)
-    return (b, g, r), m, mf, sat, paper
+    if cut is None:
+        otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        cut = float(np.clip(otsu, 100, 190))
+    paper = (mf > cut) & (sat < 0.3)
+    return (b, g, r), m, mf, sat, paper, cut
 
 
 def _blur_small(x: np.ndarray, sigma: float, f: int = 4) -> np.ndarray:
@@ -143,10 +150,31 @@ def _remove_outlines(ink: np.ndarray, side: int) -> np.ndarray:
 
 
 def analyse(image: np.ndarray) -> Analysis:
+    """The paper, ink and glyph maps of a whole frame."""
     img, s = to_working(image)
-    (b, g, r), m, mf, sat, paper = _planes(img)
+    return _analyse(img, s)
+
+
+def analyse_region(img: np.ndarray, scale: float, box: tuple[int, int, int, int],
+                   cut: float) -> Analysis:
+    """:func:`analyse` of the part ``box`` (x0, y0, x1, y1) of a working frame ``img``, as a
+    whole frame's analysis would see it there: that frame's paper cut ``cut``, its lighting
+    scale and its outline length.  The felt is what touches the region's border (or is as
+    big as felt in the whole frame).  Enough to re-read a known index (:func:`follow`)."""
+    x0, y0, x1, y1 = box
+    a = _analyse(img[y0:y1, x0:x1], scale, cut=cut, side=max(img.shape[:2]),
+                 area=img.shape[0] * img.shape[1])
+    a.origin = (x0, y0)
+    return a
+
+
+def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int | None = None,
+             area: int | None = None) -> Analysis:
+    (b, g, r), m, mf, sat, paper, cut = _planes(img, cut)
+    region = side is not None
+    side = side or max(img.shape[:2])
     pf = paper.astype(np.float32)
-    sigma = max(img.shape[:2]) / 80.0
+    sigma = side / 80.0
     num = _blur_small(mf * pf, sigma)
     den = _blur_small(pf, sigma)
     level = num / np.maximum(den, 1e-3)
@@ -161,7 +189,12 @@ def analyse(image: np.ndarray) -> Analysis:
     nn, nlab, nst, _ = cv2.connectedComponentsWithStats(nonpaper, connectivity=4)
     if nn > 1:
         lut = np.zeros(nn, np.uint8)
-        lut[1:] = nst[1:, 4] > 0.01 * nonpaper.size
+        lut[1:] = nst[1:, 4] > 0.01 * (area or nonpaper.size)
+        if region:  # felt running out of the region is felt, however little of it is inside
+            H, W = nonpaper.shape
+            edge = ((nst[:, 0] == 0) | (nst[:, 1] == 0) | (nst[:, 0] + nst[:, 2] == W)
+                    | (nst[:, 1] + nst[:, 3] == H)) & (nst[:, 4] >= 16)
+            lut[1:] |= edge[1:]
         exterior = cv2.dilate(lut[nlab], np.ones((7, 7), np.uint8))
         ink &= exterior == 0
         # for glyph_dark only the felt itself (the opening, no margin): the margin that keeps
@@ -172,10 +205,10 @@ def analyse(image: np.ndarray) -> Analysis:
         glyph_dark = np.where(felt == 0, dark, np.float32(0.0))
     else:
         glyph_dark = dark
-    ink = _remove_outlines(ink.astype(np.uint8), max(img.shape[:2])).astype(bool)
+    ink = _remove_outlines(ink.astype(np.uint8), side).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
-    return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf)
+    return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf, cut)
 
 
 # ----------------------------------------------------------------------------- glyphs
@@ -378,22 +411,10 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     out: list[Candidate] = []
     seen: list[tuple[float, float, float, float]] = []
     for i, j in zip(ri, si):
-        cr, cs = ce[i], ce[j]
-        v = cs - cr
-        dist = float(np.hypot(*v))
-        res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
-        if res is None:
+        pose = _refined_pose(a, ce[i], ce[j])
+        if pose is None:
             continue
-        # refine the axis from the glyph groups' centres, once
-        rc, sc, M = res[3], res[4], res[5]
-        rimg = M[:, :2] @ rc + M[:, 2]
-        simg = M[:, :2] @ sc + M[:, 2]
-        v2 = simg - rimg
-        d2 = float(np.hypot(*v2))
-        if not (d2 > 0.5 * dist and abs(d2 - dist) < 0.6 * dist):
-            rimg, simg, d2 = cr, cs, dist
-        centre = (rimg + simg) / 2
-        down = (simg - rimg) / d2
+        centre, down, d2 = pose
         key = (centre[0], centre[1], down[0], down[1])
         if any(abs(k[0] - key[0]) < 0.15 * d2 and abs(k[1] - key[1]) < 0.15 * d2
                and k[2] * key[2] + k[3] * key[3] > 0.995 for k in seen):
@@ -403,6 +424,36 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
         if c is not None:
             out.append(c)
     return out
+
+
+def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
+    """(centre, down, unit) of the index whose rank is near ``cr`` and suit near ``cs``, the
+    axis refined once from the glyph groups' centres; None when there is no index layout."""
+    v = cs - cr
+    dist = float(np.hypot(*v))
+    if dist < 1e-6:
+        return None
+    res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
+    if res is None:
+        return None
+    rc, sc, M = res[3], res[4], res[5]
+    rimg = M[:, :2] @ rc + M[:, 2]
+    simg = M[:, :2] @ sc + M[:, 2]
+    v2 = simg - rimg
+    d2 = float(np.hypot(*v2))
+    if not (d2 > 0.5 * dist and abs(d2 - dist) < 0.6 * dist):
+        rimg, simg, d2 = cr, cs, dist
+    return (rimg + simg) / 2, (simg - rimg) / d2, d2
+
+
+def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Candidate | None:
+    """The index candidate near a known one (``centre``, ``down``, ``unit`` in frame working
+    px, e.g. from the frame before), its axis refined as :func:`candidates` refines it;
+    None when no index layout is there any more."""
+    c = np.asarray(centre, np.float64) - a.origin
+    d = np.asarray(down, np.float64)
+    pose = _refined_pose(a, c - d * unit / 2, c + d * unit / 2)
+    return None if pose is None else candidate_at(a, *pose)
 
 
 def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
@@ -415,7 +466,7 @@ def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
     x0, y0 = min(rb[0], sb[0]), min(rb[1], sb[1])
     x1, y1 = max(rb[2], sb[2]), max(rb[3], sb[3])
     pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    img_pts = (pts @ M[:, :2].T + M[:, 2]) / a.scale
+    img_pts = (pts @ M[:, :2].T + M[:, 2] + a.origin) / a.scale
     bx0, by0 = img_pts.min(axis=0)
     bx1, by1 = img_pts.max(axis=0)
     return Candidate(np.asarray(centre, np.float64), np.asarray(down, np.float64), float(unit),

@@ -17,6 +17,35 @@ class CardHit:
     card: str
     confidence: float
     box: tuple[float, float, float, float]   # index box in image px (x0, y0, x1, y1)
+    # where the index is, to find it again in the next frame (image px): the rank-suit
+    # midpoint, the card's "down" unit vector, and the rank-suit distance
+    centre: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    down: tuple[float, float] = field(default=(0.0, 1.0), compare=False)
+    unit: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A whole hand read in one frame, for the next frame of the same camera: the frame's
+    size, its paper cut and where each card's index was (:func:`recognize`'s ``track``).
+
+    It names the cards, so it stays in the card reader (never in a feed or a log)."""
+    size: tuple[int, int]                    # frame (w, h)
+    cut: float
+    hits: tuple[CardHit, ...]
+    step: int = 0                            # frames followed since the full read
+
+    def to_json(self) -> list:
+        """Plain lists and numbers, to pass between processes."""
+        return [list(self.size), self.cut, self.step,
+                [[h.card, h.confidence, list(h.box), list(h.centre), list(h.down), h.unit] for h in self.hits]]
+
+    @classmethod
+    def from_json(cls, data) -> "Track":
+        size, cut, step, hits = data
+        return cls((int(size[0]), int(size[1])), float(cut),
+                   tuple(CardHit(str(c), float(p), tuple(box), tuple(ctr), tuple(dn), float(u))
+                         for c, p, box, ctr, dn, u in hits), int(step))
 
 
 @dataclass(frozen=True)
@@ -35,6 +64,10 @@ class Read:
     confidence: tuple[float, ...]
     hits: tuple[CardHit, ...] = field(default=(), compare=False)
     ms: float = field(default=0.0, compare=False)
+    #: set when every card was identified: pass it with the camera's next frame
+    track: Track | None = field(default=None, compare=False)
+    #: this read followed the last frame's track instead of searching the whole frame
+    followed: bool = field(default=False, compare=False)
 
     @property
     def identified(self) -> tuple[str, ...]:
@@ -59,43 +92,49 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None)
     cands = detect.candidates(a)
     if not cands:
         return a, [], []
-    X = np.stack([classify.features(c) for c in cands])
-    Pr = model.rank.proba(X)
-    Ps = model.suit.proba(X)
-    threshold = model.threshold
+    threshold = model.threshold if profile is None else profile.threshold
+    reads = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)), threshold)
+    return a, cands, _stable(a, reads, model, profile, threshold)
+
+
+def _proba(model: Model, profile, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    Pr, Ps = model.rank.proba(X), model.suit.proba(X)
     if profile is not None:
         Pr, Ps = profile.adjust(X, Pr, Ps)
-        threshold = profile.threshold
-    reads = classify.decide(cands, Pr, Ps, threshold)
-    reads = [_stable(a, r, model, profile, threshold) if r.card != UNKNOWN else r for r in reads]
-    return a, cands, reads
+    return Pr, Ps
 
 
 #: Test-time jitters (degrees, scale): a sure read must survive all of them.
 JITTERS = ((4.0, 1.0), (-4.0, 1.0), (0.0, 0.92), (0.0, 1.08))
 
 
-def _stable(a, r, model, profile, threshold):
-    """Re-read an asserted candidate at small rotations/scales; any disagreement -> ??."""
-    c = r.cand
-    feats = []
-    for deg, sc in JITTERS:
-        t = np.radians(deg)
-        R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        j = detect.candidate_at(a, c.centre, R @ c.down, c.unit * sc, c.comps)
-        if j is None:
+def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
+    """Re-read each asserted candidate at small rotations/scales; any disagreement -> ??.
+    Of several jitters, one may fall outside the index layout; of one, none may.
+
+    The jittered candidates of the whole frame are classified in one batch."""
+    jittered: list[tuple[int, detect.Candidate]] = []
+    extracted = [0] * len(reads)
+    for i, r in enumerate(reads):
+        if r.card == UNKNOWN:
             continue
-        feats.append((j, classify.features(j)))
-    if len(feats) < len(JITTERS) - 1:
-        return classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, c)
-    X = np.stack([f for _, f in feats])
-    Pr, Ps = model.rank.proba(X), model.suit.proba(X)
-    if profile is not None:
-        Pr, Ps = profile.adjust(X, Pr, Ps)
-    again = classify.decide([j for j, _ in feats], Pr, Ps, threshold * 0.9)
-    if any(q.card != r.card for q in again):
-        return classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, c)
-    return r
+        c = r.cand
+        for deg, sc in jitters:
+            t = np.radians(deg)
+            R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            j = detect.candidate_at(a, c.centre, R @ c.down, c.unit * sc, c.comps)
+            if j is not None:
+                jittered.append((i, j))
+                extracted[i] += 1
+    need = max(1, len(jitters) - 1)
+    refused = {i for i, r in enumerate(reads) if r.card != UNKNOWN and extracted[i] < need}
+    if jittered:
+        cands = [j for _, j in jittered]
+        again = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
+                                threshold * 0.9)
+        refused |= {i for (i, _), q in zip(jittered, again) if q.card != reads[i].card}
+    return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
+            for i, r in enumerate(reads)]
 
 
 def _near(r1, r2) -> bool:
@@ -104,16 +143,24 @@ def _near(r1, r2) -> bool:
 
 
 def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None,
-              profile=None) -> Read:
+              profile=None, track: Track | None = None) -> Read:
     """Read one frame.  ``n_cards`` comes from the game (2 hold'em, 4 Omaha).
 
     Confidence first: a code is returned only when the classifier is sure, the ink
     colour fits the suit, and no overlapping reading of the same glyphs disagrees.
+
+    ``track``: the ``track`` of the same camera's last read.  When every card it names is
+    read again, as sure as ever, at the place it was (a hand held still moves a few px a
+    frame), that is the read, found in a few ms; otherwise the whole frame is searched.
     """
     t0 = time.perf_counter()
     if image is None or getattr(image, "size", 0) == 0:
         raise ValueError("empty image")
     _, prof = _profile_model(profile)
+    if track is not None and len(track.hits) == n_cards:
+        followed = _follow(image, track, model or get_model(), prof, t0)
+        if followed is not None:
+            return followed
     if not detect.has_paper(image):  # felt, a thumb, card backs: no face to read
         return Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, (), (time.perf_counter() - t0) * 1000)
     a, cands, reads = read_candidates(image, model, prof)
@@ -158,12 +205,65 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
     faces = min(n_cards, len(fused) + len(extra_spots))
     if faces == 0:
         faces = min(n_cards, _face_count(a))
-    fused.sort(key=lambda t: t[2].box[0])
-    cards = tuple(c for c, _, _ in fused) + (UNKNOWN,) * (n_cards - len(fused))
-    conf = tuple(round(float(p), 4) for _, p, _ in fused) + (0.0,) * (n_cards - len(fused))
-    hits = tuple(CardHit(c, round(float(p), 4), tuple(round(v, 1) for v in r.box))
-                 for c, p, r in fused)
-    return Read(faces > 0, faces, cards, conf, hits, (time.perf_counter() - t0) * 1000)
+    return _read(image, a, n_cards, faces, [(c, p, r.cand) for c, p, r in fused], t0)
+
+
+def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found, t0: float,
+          step: int = 0) -> Read:
+    """The Read of identified cards ``found`` [(card, confidence, candidate)], left to right,
+    with a track when every card was identified."""
+    found = sorted(found, key=lambda t: t[2].box[0])
+    cards = tuple(c for c, _, _ in found) + (UNKNOWN,) * (n_cards - len(found))
+    conf = tuple(round(float(p), 4) for _, p, _ in found) + (0.0,) * (n_cards - len(found))
+    s = a.scale
+    hits = tuple(CardHit(c, round(float(p), 4), tuple(round(v, 1) for v in cand.box),
+                         tuple(float(v) for v in (cand.centre + a.origin) / s),
+                         (float(cand.down[0]), float(cand.down[1])), float(cand.unit / s))
+                 for c, p, cand in found)
+    track = None
+    if len(found) == n_cards:
+        track = Track((int(image.shape[1]), int(image.shape[0])), float(a.cut), hits, step)
+    return Read(faces > 0, faces, cards, conf, hits, (time.perf_counter() - t0) * 1000, track, step > 0)
+
+
+#: A followed index is looked for this many rank-suit distances around where it was, plus
+#: the reach of the paper-level estimate (two of its blur sigmas).
+FOLLOW_REACH = 3.0
+
+
+def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -> Read | None:
+    """Re-read the cards of ``track`` where they were: one small region of the frame
+    instead of all of it.  None (search the whole frame) unless every card reads again as
+    the same card, with the full read's threshold and checks."""
+    if track.size != (image.shape[1], image.shape[0]):
+        return None
+    img, s = detect.to_working(image)
+    H, W = img.shape[:2]
+    margin = 2 * max(H, W) / 80.0
+    poses = [(np.array(h.centre) * s, np.array(h.down), h.unit * s) for h in track.hits]
+    reach = [FOLLOW_REACH * u + margin for _, _, u in poses]
+    x0 = int(max(0, min(c[0] - r for (c, _, _), r in zip(poses, reach))))
+    y0 = int(max(0, min(c[1] - r for (c, _, _), r in zip(poses, reach))))
+    x1 = int(min(W, max(c[0] + r for (c, _, _), r in zip(poses, reach)) + 1))
+    y1 = int(min(H, max(c[1] + r for (c, _, _), r in zip(poses, reach)) + 1))
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    a = detect.analyse_region(img, s, (x0, y0, x1, y1), track.cut)
+    cands = [detect.follow(a, c, d, u) for c, d, u in poses]
+    if any(c is None for c in cands):
+        return None
+    threshold = model.threshold if profile is None else profile.threshold
+    reads = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)), threshold)
+    if any(r.card != h.card for r, h in zip(reads, track.hits)):
+        return None
+    # one of the full read's re-reads at a small rotation or scale, a different one each
+    # frame: a hand held still for K frames has passed each of them again
+    jitter = JITTERS[track.step % len(JITTERS)]
+    reads = _stable(a, reads, model, profile, threshold, (jitter,))
+    if any(r.card != h.card for r, h in zip(reads, track.hits)):
+        return None
+    return _read(image, a, len(cands), len(cands), [(r.card, r.confidence, r.cand) for r in reads],
+                 t0, step=track.step + 1)
 
 
 def _face_count(a: detect.Analysis) -> int:

@@ -7,7 +7,7 @@ or nothing.  Everything is drawn from a seeded :class:`numpy.random.Generator`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -206,6 +206,41 @@ def hand_frame(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "m
 
     ``deck`` is an aisleriot deck name or a mapping of card code to image.
     """
+    scene, frame = _hand_scene(rng, deck, n_cards, level, size, cards, backs, upside_down, glare, thumb)
+    return replace(frame, image=_finish(scene, rng, LEVELS[level]))
+
+
+def hand_clip(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "moderate",
+              frames: int = 10, size: tuple[int, int] = (960, 540),
+              cards: tuple[str, ...] | None = None, motion: float = 1.5) -> list[Frame]:
+    """A hand held to the camera for ``frames`` frames, as a hole cam sees it at 25 fps.
+
+    One hand (pose, thumb, glare) is drawn as :func:`hand_frame` draws it; each frame then
+    moves it a little (up to ``motion`` px and ``motion`` / 3 degrees from the frame before,
+    a steady hand) and shoots it again: its own lighting, blur, sensor noise and JPEG.
+    The quads follow the movement."""
+    scene, first = _hand_scene(rng, deck, n_cards, level, size, cards)
+    h, w = scene.shape[:2]
+    out: list[Frame] = []
+    dx = dy = deg = 0.0
+    for _ in range(frames):
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+        M[:, 2] += (dx, dy)
+        moved = cv2.warpAffine(scene, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        quads = tuple((q @ M[:, :2].T + M[:, 2]).astype(np.float32) for q in first.quads)
+        out.append(replace(first, image=_finish(moved, rng, LEVELS[level]), quads=quads))
+        dx += rng.uniform(-motion, motion)
+        dy += rng.uniform(-motion, motion)
+        deg += rng.uniform(-motion, motion) / 3
+    return out
+
+
+def _hand_scene(rng: np.random.Generator, deck, n_cards: int, level: str, size: tuple[int, int],
+                cards: tuple[str, ...] | None = None, backs: bool = False,
+                upside_down: bool | None = None, glare: bool | None = None,
+                thumb: bool | None = None) -> tuple[np.ndarray, Frame]:
+    """The hand on the felt before the camera's lighting, blur, noise and JPEG (float32),
+    and its :class:`Frame` (ground truth; its image is that scene, not yet shot)."""
     lv = LEVELS[level]
     w, h = size
     img = background(rng, size)
@@ -276,11 +311,10 @@ def hand_frame(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "m
         c = q[0] if rng.random() < 0.5 else q[2]
         centre = c + (q.mean(axis=0) - c) * rng.uniform(0.1, 0.4)
         _glare(img, rng, centre, card_h * rng.uniform(0.2, 0.35))
-    out = _finish(img, rng, lv)
-    return Frame(out, "backs" if backs else "hand", () if backs else tuple(cards), tuple(quads),
-                 upside_down=upside_down, glare=glare, thumb=thumb,
-                 deck=deck if isinstance(deck, str) else "",
-                 meta=dict(level=level, card_h=card_h, theta=theta))
+    return img, Frame(img, "backs" if backs else "hand", () if backs else tuple(cards), tuple(quads),
+                      upside_down=upside_down, glare=glare, thumb=thumb,
+                      deck=deck if isinstance(deck, str) else "",
+                      meta=dict(level=level, card_h=card_h, theta=theta))
 
 
 def board_frame(rng: np.random.Generator, deck, cards: tuple[str, ...], level: str = "easy",

@@ -123,12 +123,14 @@ def analyse(job: dict) -> dict:
     """Decode, crop and read one frame. Picklable in and out (it runs in a process pool).
 
     ``job``: ``image`` (BGR array) or ``jpeg`` (bytes), ``regions`` [(seat, box, n_cards)],
-    ``crops`` (bool: also return a small JPEG per region), ``model``, ``profile``.
+    ``crops`` (bool: also return a small JPEG per region), ``model``, ``profile``, and
+    ``tracks`` {seat: track} from the camera's last frame. The result's ``tracks`` go with
+    the camera's next frame: a hand held still is then re-read where it was, in a few ms.
     """
     import cv2
     import numpy as np
 
-    from .recognize import recognize
+    from .recognize import Track, recognize
 
     t0 = time.perf_counter()
     image = job.get("image")
@@ -141,14 +143,20 @@ def analyse(job: dict) -> dict:
     profile = _profile(job.get("profile"))
     reads: list[tuple[Any, dict | None]] = []
     crops: dict[Any, bytes] = {}
+    tracks_in = job.get("tracks") or {}
+    tracks: dict[Any, list] = {}
     for seat, box, n_cards in job["regions"]:
         part = crop_region(image, box)
         if part.size == 0 or min(part.shape[:2]) < 16:
             reads.append((seat, None))
             continue
-        r = recognize(part, n_cards, model=model, profile=profile)
+        track = Track.from_json(tracks_in[seat]) if seat in tracks_in else None
+        r = recognize(part, n_cards, model=model, profile=profile, track=track)
+        if r.track is not None:
+            tracks[seat] = r.track.to_json()
         reads.append((seat, {"shown": bool(r.shown), "faces": int(r.faces), "cards": list(r.cards),
-                             "confidence": [float(c) for c in r.confidence], "ms": round(r.ms, 1)}))
+                             "confidence": [float(c) for c in r.confidence], "ms": round(r.ms, 1),
+                             "followed": bool(r.followed)}))
         if job.get("crops"):
             ph, pw = part.shape[:2]
             scale = min(1.0, CROP_WIDTH / pw)
@@ -157,8 +165,8 @@ def analyse(job: dict) -> dict:
             ok, enc = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 72])
             if ok:
                 crops[seat] = enc.tobytes()
-    return {"ok": True, "reads": reads, "crops": crops, "ms": round((time.perf_counter() - t0) * 1000, 1),
-            "size": [int(image.shape[1]), int(image.shape[0])]}
+    return {"ok": True, "reads": reads, "crops": crops, "tracks": tracks,
+            "ms": round((time.perf_counter() - t0) * 1000, 1), "size": [int(image.shape[1]), int(image.shape[0])]}
 
 
 def process_pool(jobs: int | None = None, *, model_path: str | None = None,
@@ -253,7 +261,7 @@ class Worker:
         self._alerts: dict[str, dict[tuple, float]] = {t: {} for t in self.trackers}
         self._last_crop: dict[tuple[str, Any], float] = {}
         self.stats: dict[str, dict[str, float]] = {
-            c.id: {"processed": 0, "undecodable": 0, "failed": 0, "ms": 0.0} for c in cameras}
+            c.id: {"processed": 0, "followed": 0, "undecodable": 0, "failed": 0, "ms": 0.0} for c in cameras}
         self.posted: list[dict] = []  # what went to the inbox (for tests and `--json` summaries)
         self._health_tasks: set[asyncio.Task] = set()
         self._since: dict[str, tuple[str, int]] = {}
@@ -303,6 +311,8 @@ class Worker:
         regions = [(r.seat, r.box, BOARD_CARDS if r.seat == BOARD else hole_cards(self.show, cam.table))
                    for r in cam.regions]
         stats = self.stats[cam.id]
+        # where the last frame's hands were read (card codes: they stay in this process and its pool)
+        tracks: dict[Any, list] = {}
         while True:
             frame = await source.next_frame()
             if frame is None:
@@ -313,7 +323,7 @@ class Worker:
                 crops = any(now - self._last_crop.get((cam.table, r[0]), -1e9) >= self.settings.crop_every
                             for r in regions)
                 job = {"image": frame.image, "jpeg": frame.jpeg, "regions": regions, "crops": crops,
-                       "model": self.model_path, "profile": self.settings.profile}
+                       "model": self.model_path, "profile": self.settings.profile, "tracks": tracks}
                 try:
                     result = await loop.run_in_executor(self.pool, analyse, job)
                 except BrokenExecutor:
@@ -325,7 +335,9 @@ class Worker:
                 if not result.get("ok"):
                     stats["undecodable"] += 1
                     continue
+                tracks = result.get("tracks") or {}
                 stats["processed"] += 1
+                stats["followed"] += any(raw and raw.get("followed") for _, raw in result["reads"])
                 stats["ms"] = result["ms"]
                 if crops:
                     for seat, _, _ in regions:

@@ -158,6 +158,35 @@ async def test_a_folder_camera_reads_a_hand_into_the_core_through_the_process_po
     assert not leak.search(json.dumps(health))
 
 
+async def test_a_hand_held_still_is_followed_from_frame_to_frame_by_the_worker(show, tmp_path, caplog):
+    """The worker gives each frame the track of the camera's last read, so a hand held
+    still is re-read where it was; the track's cards stay out of logs, health and lights."""
+    import cv2
+
+    from cardcam import synth
+
+    caplog.set_level(logging.DEBUG)
+    truth = ("9c", "Jd")
+    clip = synth.hand_clip(np.random.default_rng(12), DECK, 2, "easy", frames=12, cards=truth)
+    folder = tmp_path / "seat1"
+    folder.mkdir()
+    for i, f in enumerate(clip):
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), f.image)
+    settings = settings_for(show, {"id": "seat1-cam", "source": f"folder:{folder}", "seat": 1, "fps": 25, "loop": True})
+    redis = show.runtime.redis
+    worker = Worker(redis, show.runtime.show, settings, pool=ThreadPoolExecutor(1))
+    async with Running(worker):
+        await until(lambda: _async("??" not in hole(show.core, 1)), timeout=25)
+        await until(lambda: _async(worker.stats["seat1-cam"]["followed"] >= 3), timeout=25)
+    assert set(hole(show.core, 1)) == set(truth)
+    stats = worker.stats["seat1-cam"]
+    assert 3 <= stats["followed"] <= stats["processed"]
+    health = json.loads(await redis.hget(names.health_key(), "seat1-cam"))
+    leak = card_words(*truth)
+    assert not leak.search(json.dumps(health))
+    assert not [r.getMessage() for r in caplog.records if leak.search(r.getMessage())]
+
+
 async def _async(value):
     return value
 

@@ -1,0 +1,89 @@
+"""Following a hand held still: the cards of the camera's last read are re-read where they
+were, in a small region, instead of searching the whole frame; never a card the frame
+does not show."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardcam import synth
+from cardcam.recognize import Track, recognize
+from cardcam.worker import analyse
+
+from .conftest import needs_decks
+
+pytestmark = needs_decks
+
+
+def read_clip(model, clip, n_cards):
+    """Reads of a clip, each frame given the track of the read before it."""
+    reads, track = [], None
+    for f in clip:
+        r = recognize(f.image, n_cards, model=model, track=track)
+        reads.append(r)
+        track = r.track
+    return reads
+
+
+@pytest.mark.parametrize("deck", ["anglo", "tigullio"])
+def test_a_hand_held_still_is_followed_and_never_read_wrong(model, deck):
+    rng = np.random.default_rng(41)
+    followed = wrong = right = 0
+    for h in range(4):
+        clip = synth.hand_clip(rng, deck, 2, "moderate", frames=8)
+        reads = read_clip(model, clip, 2)
+        for f, r in zip(clip, reads):
+            followed += r.followed
+            right += sum(c in f.cards for c in r.identified)
+            wrong += sum(c not in f.cards for c in r.identified)
+            if r.followed:
+                assert r.shown and r.faces == 2 and "??" not in r.cards
+    assert wrong == 0
+    assert followed >= 8, f"only {followed} of 32 frames followed"
+    assert right >= 32
+
+
+def test_a_track_never_carries_its_cards_to_another_hand_in_the_same_place(model):
+    # Two hands in the very same pose (same seed), with no card in common.
+    a_cards, b_cards = ("Kh", "7c"), ("Qd", "9s")
+    clip_a = synth.hand_clip(np.random.default_rng(5), "anglo", 2, "easy", frames=3, cards=a_cards)
+    clip_b = synth.hand_clip(np.random.default_rng(5), "anglo", 2, "easy", frames=3, cards=b_cards)
+    assert all(np.allclose(a.quads[0], b.quads[0], atol=2) for a, b in zip(clip_a, clip_b))
+    track = next(r.track for r in read_clip(model, clip_a, 2) if r.track is not None)
+    assert set(h.card for h in track.hits) == set(a_cards)
+    for f in clip_b:
+        r = recognize(f.image, 2, model=model, track=track)
+        assert not r.followed
+        assert not set(r.identified) & set(a_cards)
+        assert set(r.identified) <= set(b_cards)
+
+
+def test_a_track_is_only_followed_on_a_frame_of_its_size_and_game(model):
+    clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=2, cards=("As", "Kd"))
+    track = recognize(clip[0].image, 2, model=model).track
+    assert track is not None
+    assert recognize(clip[1].image, 2, model=model, track=track).followed
+    small = clip[1].image[:, :-2]
+    assert not recognize(small, 2, model=model, track=track).followed
+    four = recognize(clip[1].image, 4, model=model, track=track)  # Omaha: two cards are not the hand
+    assert not four.followed
+
+
+def test_the_track_goes_between_processes_as_plain_data(model):
+    clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=3, cards=("As", "Kd"))
+    track = recognize(clip[0].image, 2, model=model).track
+    again = Track.from_json(track.to_json())
+    assert again == track
+    # the vision process's job: the first frame is searched, the next ones followed
+    job = {"image": clip[0].image, "regions": [(1, None, 2)]}
+    first = analyse(job)
+    assert first["reads"][0][1]["followed"] is False and 1 in first["tracks"]
+    second = analyse({**job, "image": clip[1].image, "tracks": first["tracks"]})
+    read = second["reads"][0][1]
+    assert read["followed"] is True and set(read["cards"]) == {"As", "Kd"}
+    assert second["tracks"][1][2] == 1  # one frame followed since the search
+    # a frame with no hand: nothing followed, nothing shown, no track
+    empty = synth.empty_frame(np.random.default_rng(3), "easy").image
+    third = analyse({**job, "image": empty, "tracks": second["tracks"]})
+    assert third["reads"][0][1]["followed"] is False and not third["reads"][0][1]["shown"]
+    assert third["tracks"] == {}
