@@ -400,6 +400,10 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     return rank, suit, corner, rc, sc, M, (rb, sb)
 
 
+#: Glyphs whose width, height and ink area are all within this fraction of each other are twins.
+TWINS = 0.12
+
+
 def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     st, ce, ids = _glyph_components(a)
     n = len(ce)
@@ -410,6 +414,11 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     ssum = size[:, None] + size[None, :]
     ratio = size[:, None] / size[None, :]          # rank / suit for (i=rank, j=suit)
     ok = (d <= 0.85 * ssum) & (d >= 0.3 * ssum / 2) & (ratio > 0.45) & (ratio < 4.5)
+    # two glyphs of the same width, height and ink are two pips, not a rank over a suit
+    w, h, area = (st[:, k].astype(np.float64) for k in (2, 3, 4))
+    twins = ((np.abs(w[:, None] / w[None, :] - 1) < TWINS) & (np.abs(h[:, None] / h[None, :] - 1) < TWINS)
+             & (np.abs(area[:, None] / area[None, :] - 1) < TWINS))
+    ok &= ~twins
     np.fill_diagonal(ok, False)
     ri, si = np.nonzero(ok)
     if len(ri) > max_pairs:
