@@ -86,20 +86,23 @@ class DemoRig:
         for where in self._showing:
             self._showing[where] = None
 
-    def _render(self, cards: list[str], board: bool, frames: int = 3) -> list[bytes]:
+    def _render(self, cards: list[str], board: bool, frames: int = 4) -> list[bytes]:
         import cv2
         import numpy as np
 
         from . import synth
 
         out = []
-        for _ in range(frames):
-            rng = np.random.default_rng(self.rng.getrandbits(32))
-            if board:
-                image = synth.board_frame(rng, self.deck, tuple(cards), self.level).image
+        # a hand is held still, as players do: the reader follows it from frame to frame
+        held = None if board else synth.HeldHand(np.random.default_rng(self.rng.getrandbits(32)), self.deck,
+                                                  len(cards), self.level, cards=tuple(cards), frames=frames,
+                                                  glare=False)
+        for i in range(frames):
+            if held is not None:
+                image = held.frame(i).image
             else:
-                image = synth.hand_frame(rng, self.deck, len(cards), self.level, cards=tuple(cards),
-                                         glare=False).image
+                rng = np.random.default_rng(self.rng.getrandbits(32))
+                image = synth.board_frame(rng, self.deck, tuple(cards), self.level).image
             out.append(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes())
         return out
 

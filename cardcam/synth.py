@@ -229,8 +229,10 @@ class HeldHand:
 
     def __init__(self, rng: np.random.Generator, deck, n_cards: int = 2, level: str = "moderate",
                  size: tuple[int, int] = (960, 540), cards: tuple[str, ...] | None = None,
-                 motion: float = 1.5, frames: int = 250):
-        self.scene, self.first = _hand_scene(rng, deck, n_cards, level, size, cards)
+                 motion: float = 1.5, frames: int = 250, *, upside_down: bool | None = None,
+                 glare: bool | None = None, thumb: bool | None = None):
+        self.scene, self.first = _hand_scene(rng, deck, n_cards, level, size, cards,
+                                             upside_down=upside_down, glare=glare, thumb=thumb)
         self.level = level
         steps = rng.uniform(-motion, motion, (frames, 3))
         steps[:, 2] /= 3
