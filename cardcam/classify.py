@@ -272,6 +272,13 @@ def shape_ok(suit: str, c: Candidate) -> bool:
     return suit != "s" or top_spread(c.suit.crop) >= SPADE_SPREAD
 
 
+def pip_pair(c: Candidate) -> bool:
+    """True when the "rank" is as tall as the suit and wider than tall: two pips side by
+    side in a card's body (a 9 or 10 of clubs), which the model may read as a ten, with a
+    third pip below as the suit.  A real rank is taller than its suit, or narrow."""
+    return 0.9 <= c.rank.size / max(c.suit.size, 1e-3) <= 1.1 and c.rank.aspect < 0.7
+
+
 def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
            threshold: float) -> list[CardRead]:
     out = []
@@ -283,7 +290,8 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
         second = float(np.sort(pr)[-2]) + float(np.sort(ps)[-2])
         if (rank == "X" or suit == "X" or conf < threshold or second > 1.0 - threshold
-                or not colour_ok(suit, c) or not shape_ok(suit, c) or pip_likeness(c) > 0.75):
+                or not colour_ok(suit, c) or not shape_ok(suit, c) or pip_likeness(c) > 0.75
+                or pip_pair(c)):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         else:
             out.append(CardRead(rank + suit, conf, index_like, c.box, c))
