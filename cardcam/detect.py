@@ -121,10 +121,23 @@ def _planes(img: np.ndarray, cut: float | None = None):
     Mf = cv2.max(cv2.max(b, g), r).astype(np.float32)
     sat = (Mf - mf) / (Mf + 1.0)
     if cut is None:
-        otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        cut = float(np.clip(otsu, 100, 190))
+        cut = _otsu_cut(m)
     paper = (mf > cut) & (sat < 0.3)
     return (b, g, r), m, mf, sat, paper, cut
+
+
+def _otsu_cut(m: np.ndarray) -> float:
+    otsu, _ = cv2.threshold(m, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return float(np.clip(otsu, 100, 190))
+
+
+def paper_cut(img: np.ndarray) -> float:
+    """The paper cut :func:`analyse` would use on working image ``img`` (Otsu's cut of the
+    min channel, kept within 100..190).  It moves from frame to frame with the light (by
+    40 levels on a hand held still), so a region of a frame is analysed with its own
+    frame's cut, never an earlier frame's.  About 1 ms at 960×540."""
+    b, g, r = cv2.split(img)
+    return _otsu_cut(cv2.min(cv2.min(b, g), r))
 
 
 def _blur_small(x: np.ndarray, sigma: float, f: int = 4) -> np.ndarray:

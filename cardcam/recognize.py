@@ -27,23 +27,22 @@ class CardHit:
 @dataclass(frozen=True)
 class Track:
     """A whole hand read in one frame, for the next frame of the same camera: the frame's
-    size, its paper cut and where each card's index was (:func:`recognize`'s ``track``).
+    size and where each card's index was (:func:`recognize`'s ``track``).
 
     It names the cards, so it stays in the card reader (never in a feed or a log)."""
     size: tuple[int, int]                    # frame (w, h)
-    cut: float
     hits: tuple[CardHit, ...]
     step: int = 0                            # frames followed since the full read
 
     def to_json(self) -> list:
         """Plain lists and numbers, to pass between processes."""
-        return [list(self.size), self.cut, self.step,
+        return [list(self.size), self.step,
                 [[h.card, h.confidence, list(h.box), list(h.centre), list(h.down), h.unit] for h in self.hits]]
 
     @classmethod
     def from_json(cls, data) -> "Track":
-        size, cut, step, hits = data
-        return cls((int(size[0]), int(size[1])), float(cut),
+        size, step, hits = data
+        return cls((int(size[0]), int(size[1])),
                    tuple(CardHit(str(c), float(p), tuple(box), tuple(ctr), tuple(dn), float(u))
                          for c, p, box, ctr, dn, u in hits), int(step))
 
@@ -109,14 +108,15 @@ JITTERS = ((4.0, 1.0), (-4.0, 1.0), (0.0, 0.92), (0.0, 1.08))
 
 
 def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
-    """Re-read each asserted candidate at small rotations/scales; any disagreement -> ??.
-    Of several jitters, one may fall outside the index layout; of one, none may.
+    """Re-read each asserted candidate at small rotations/scales.  A jitter that reads
+    another card refuses the read (-> ??); so does more than one unsure jitter (cut outside
+    the index layout, or under the threshold).  Of one jitter, none may be unsure.
     ``a``: the analysis the candidates come from, or one per read.
 
     The jittered candidates of the whole frame are classified in one batch."""
     owners = a if isinstance(a, list) else [a] * len(reads)
     jittered: list[tuple[int, detect.Candidate]] = []
-    extracted = [0] * len(reads)
+    unsure = [len(jitters)] * len(reads)
     for i, r in enumerate(reads):
         if r.card == UNKNOWN:
             continue
@@ -124,14 +124,19 @@ def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
             j = _jittered(owners[i], r.cand, jitter)
             if j is not None:
                 jittered.append((i, j))
-                extracted[i] += 1
-    need = max(1, len(jitters) - 1)
-    refused = {i for i, r in enumerate(reads) if r.card != UNKNOWN and extracted[i] < need}
+                unsure[i] -= 1
+    refused: set[int] = set()
     if jittered:
         cands = [j for _, j in jittered]
         again = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
                                 threshold * 0.9)
-        refused |= {i for (i, _), q in zip(jittered, again) if q.card != reads[i].card}
+        for (i, _), q in zip(jittered, again):
+            if q.card == UNKNOWN:
+                unsure[i] += 1
+            elif q.card != reads[i].card:
+                refused.add(i)
+    allowed = 1 if len(jitters) > 1 else 0
+    refused |= {i for i, r in enumerate(reads) if r.card != UNKNOWN and unsure[i] > allowed}
     return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
             for i, r in enumerate(reads)]
 
@@ -228,7 +233,7 @@ def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found
                  for c, p, cand in found)
     track = None
     if len(found) == n_cards:
-        track = Track((int(image.shape[1]), int(image.shape[0])), float(a.cut), hits, step)
+        track = Track((int(image.shape[1]), int(image.shape[0])), hits, step)
     return Read(faces > 0, faces, cards, conf, hits, (time.perf_counter() - t0) * 1000, track, step > 0)
 
 
@@ -260,13 +265,14 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -
         return None
     img, s = detect.to_working(image)
     H, W = img.shape[:2]
+    cut = detect.paper_cut(img)  # this frame's: the light moves between frames
     poses = [(np.array(h.centre) * s, np.array(h.down), h.unit * s) for h in track.hits]
     cands: list = [None] * len(poses)
     owners: list = [None] * len(poses)
     for box, which in _regions(poses, W, H, max(H, W) / 80.0):
         if box[2] - box[0] < 16 or box[3] - box[1] < 16:
             return None
-        a = detect.analyse_region(img, s, box, track.cut)
+        a = detect.analyse_region(img, s, box, cut)
         for i in which:
             cands[i], owners[i] = detect.follow(a, *poses[i]), a
             if cands[i] is None:

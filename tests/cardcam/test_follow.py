@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardcam import synth
+from cardcam import detect, synth
 from cardcam.recognize import Track, recognize
 from cardcam.worker import analyse
 
@@ -69,6 +69,19 @@ def test_a_track_is_only_followed_on_a_frame_of_its_size_and_game(model):
     assert not four.followed
 
 
+def test_a_hand_held_still_is_followed_when_the_light_changes(model):
+    # The paper cut moves with the light (by 40 levels between frames of a held hand): a
+    # region is analysed with its own frame's cut, not the one of the frame that was searched.
+    clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=1, cards=("As", "Kd"))
+    track = recognize(clip[0].image, 2, model=model).track
+    assert track is not None
+    for gain in (0.7, 0.9):  # dimmer light: the cut drops by 30 and by 10 levels
+        img = np.clip(clip[0].image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        assert detect.paper_cut(img) != detect.paper_cut(clip[0].image)
+        r = recognize(img, 2, model=model, track=track)
+        assert r.followed and set(r.cards) == {"As", "Kd"}
+
+
 def test_the_track_goes_between_processes_as_plain_data(model):
     clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=3, cards=("As", "Kd"))
     track = recognize(clip[0].image, 2, model=model).track
@@ -81,7 +94,7 @@ def test_the_track_goes_between_processes_as_plain_data(model):
     second = analyse({**job, "image": clip[1].image, "tracks": first["tracks"]})
     read = second["reads"][0][1]
     assert read["followed"] is True and set(read["cards"]) == {"As", "Kd"}
-    assert second["tracks"][1][2] == 1  # one frame followed since the search
+    assert Track.from_json(second["tracks"][1]).step == 1  # one frame followed since the search
     # a frame with no hand: nothing followed, nothing shown, no track
     empty = synth.empty_frame(np.random.default_rng(3), "easy").image
     third = analyse({**job, "image": empty, "tracks": second["tracks"]})

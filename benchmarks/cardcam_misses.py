@@ -1,0 +1,137 @@
+"""Why the card reader misses the cards it misses, on synthetic hole-cam frames; prints JSON.
+
+Each card of a hand frame that the reader does not identify is put down to the first stage
+that lost it:
+
+* ``no_candidate``: no rank-suit pair was found in either index corner of the card
+  (glyph search or pairing);
+* ``classified_other``: a candidate was found there, but the classifier's best guess is
+  another card or "not an index";
+* ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
+* ``vetoed``: right and sure, but the ink colour, the spade shape or the pip checks refuse it;
+* ``jitter``: right and sure, but a re-read at a small rotation or scale disagrees;
+* ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
+  than the game allows).
+
+Wrong cards are listed too, with the card they were read on.  Same frames (seeds) as
+``cardcam_accuracy.py``'s single frames.
+
+    .venv/bin/python benchmarks/cardcam_misses.py [--frames 40] [--decks anglo,paris]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+cv2.setNumThreads(1)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardcam import classify, detect, synth  # noqa: E402
+from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
+from cardcam.recognize import _proba, _stable, recognize  # noqa: E402
+
+SEEN = ("anglo", "bellot", "dondorf", "tango")
+#: how far from a card corner (in card widths) an index candidate may lie and still count
+CORNER = 0.42
+
+
+def _owner(quads, p) -> int | None:
+    """The topmost card whose outline holds point ``p`` (later cards lie on top)."""
+    for i in range(len(quads) - 1, -1, -1):
+        if cv2.pointPolygonTest(quads[i].astype(np.float32), (float(p[0]), float(p[1])), False) >= 0:
+            return i
+    return None
+
+
+def _near_corner(quad, p) -> bool:
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    return min(np.linalg.norm(quad[0] - p), np.linalg.norm(quad[2] - p)) < CORNER * w
+
+
+def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    causes: Counter = Counter()
+    wrong: list[dict] = []
+    cards = right = 0
+    flags: Counter = Counter()
+    for i in range(n):
+        n_cards = 2 if i % 2 else 4
+        f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
+        if f.kind != "hand":
+            continue
+        r = recognize(f.image, n_cards, model=model)
+        a = detect.analyse(f.image)
+        cands = detect.candidates(a)
+        by_card: dict[int, list[int]] = {}
+        for k, c in enumerate(cands):
+            p = np.array([(c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2])
+            o = _owner(f.quads, p)
+            if o is not None and _near_corner(f.quads[o], p):
+                by_card.setdefault(o, []).append(k)
+        if cands:
+            Pr, Ps = _proba(model, None, classify.features_batch(cands))
+            decided = classify.decide(cands, Pr, Ps, model.threshold)
+            stable = _stable(a, decided, model, None, model.threshold)
+        for ci, card in enumerate(f.cards):
+            cards += 1
+            if card in r.identified:
+                right += 1
+                continue
+            ks = by_card.get(ci, [])
+            tag = [t for t, on in (("thumb", f.thumb), ("glare", f.glare), ("upside_down", f.upside_down)) if on]
+            for t in tag:
+                flags[t] += 1
+            if not ks:
+                causes["no_candidate"] += 1
+                continue
+            best = [k for k in ks if classify.RANK_CLASSES[int(np.argmax(Pr[k]))] + classify.SUIT_CLASSES[int(np.argmax(Ps[k]))] == card]
+            if not best:
+                causes["classified_other"] += 1
+                continue
+            sure = [k for k in best if float(Pr[k].max() * Ps[k].max()) >= model.threshold
+                    and float(np.sort(Pr[k])[-2] + np.sort(Ps[k])[-2]) <= 1.0 - model.threshold]
+            if not sure:
+                causes["unsure"] += 1
+            elif not any(decided[k].card == card for k in sure):
+                causes["vetoed"] += 1
+            elif not any(stable[k].card == card for k in sure):
+                causes["jitter"] += 1
+            else:
+                causes["dropped"] += 1
+        for c in r.identified:
+            if c not in f.cards:
+                wrong.append(dict(read=c, truth=list(f.cards), frame=i))
+    return dict(cards=cards, right=right, missed=cards - right, causes=dict(causes.most_common()),
+                missed_with=dict(flags), wrong=wrong)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=40, help="single frames per deck")
+    p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
+    p.add_argument("--decks", help="comma-separated decks (default: 4 seen + the held-out ones)")
+    p.add_argument("--seed", type=int, default=1000, help="first deck's seed (the accuracy benchmark's is 1000)")
+    a = p.parse_args(argv)
+    model = get_model()
+    decks = a.decks.split(",") if a.decks else list(SEEN) + list(HOLDOUT_DECKS)
+    out: dict = dict(benchmark="cardcam_misses", level=a.level, decks={})
+    total: Counter = Counter()
+    for i, d in enumerate(decks):
+        m = misses(d, a.frames, a.level, model, a.seed + i)
+        out["decks"][d] = m
+        total.update(m["causes"])
+        print(f"{d}: {m['right']}/{m['cards']} {m['causes']}", file=sys.stderr)
+    out["causes"] = dict(total.most_common())
+    out["wrong"] = sum(len(m["wrong"]) for m in out["decks"].values())
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
