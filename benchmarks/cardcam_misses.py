@@ -117,10 +117,14 @@ def main(argv=None) -> int:
     p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
     p.add_argument("--decks", help="comma-separated decks (default: 4 seen + the held-out ones)")
     p.add_argument("--seed", type=int, default=1000, help="first deck's seed (the accuracy benchmark's is 1000)")
+    p.add_argument("--threshold", type=float, help="try another p(rank) x p(suit) threshold than the model's")
+    p.add_argument("--model", help="a model file other than the default one (cardcam build-model --out)")
     a = p.parse_args(argv)
-    model = get_model()
+    model = get_model(Path(a.model), build_if_missing=False) if a.model else get_model()
+    if a.threshold is not None:
+        model.threshold = a.threshold
     decks = a.decks.split(",") if a.decks else list(SEEN) + list(HOLDOUT_DECKS)
-    out: dict = dict(benchmark="cardcam_misses", level=a.level, decks={})
+    out: dict = dict(benchmark="cardcam_misses", level=a.level, threshold=model.threshold, decks={})
     total: Counter = Counter()
     for i, d in enumerate(decks):
         m = misses(d, a.frames, a.level, model, a.seed + i)

@@ -73,3 +73,16 @@ def test_an_index_cut_by_the_edge_of_the_frame_is_not_read(model):
     assert f.cards == ("5c", "6d")
     r = recognize(f.image, 2, model=model)
     assert set(r.identified) <= set(f.cards) and "6d" in r.identified
+
+
+def test_part_of_a_rank_wider_than_tall_is_not_read(model):
+    """An upside-down 8 of diamonds half under the card lying over it: what shows of the 8
+    is a "U", wider than tall, and it was read as a sure 9 of diamonds (bellot, a held
+    hand of the latency benchmark). No rank but a ten is wider than tall."""
+    rng = np.random.default_rng(3001)
+    cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, 4, replace=False))
+    f = synth.HeldHand(rng, "bellot", 4, "moderate", cards=cards, frames=202).frame(17)
+    assert f.cards and set(f.cards) == {"6s", "5d", "8d", "8s"}
+    r = recognize(f.image, 4, model=model)
+    assert "9d" not in r.identified
+    assert set(r.identified) <= set(f.cards) and "8s" in r.identified
