@@ -288,9 +288,17 @@ def pip_pair(c: Candidate) -> bool:
 MIN_RANK_ASPECT = 0.9
 
 
+#: A rank glyph is at least this tall for its suit glyph.  Right reads of seven decks go
+#: down to 0.77 (tango prints small ranks); a blurred "10" paired with the big heart
+#: beside it (0.5) was read as a sure queen (tigullio).
+MIN_RANK_TO_SUIT = 0.65
+
+
 def cut_rank(rank: str, c: Candidate) -> bool:
-    """True when the rank glyph is wider than any single rank character is: part of one."""
-    return rank != "T" and c.rank.aspect < MIN_RANK_ASPECT
+    """True when the rank glyph is wider than any single rank character is (part of one),
+    or too small for its suit (a rank paired with a card's big pip)."""
+    return ((rank != "T" and c.rank.aspect < MIN_RANK_ASPECT)
+            or c.rank.size < MIN_RANK_TO_SUIT * c.suit.size)
 
 
 def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
