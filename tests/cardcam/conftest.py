@@ -19,4 +19,4 @@ def model():
     if not have_decks():
         pytest.skip("needs gnome-cards-data and librsvg2-bin")
     from cardcam.model import get_model
-    return get_model()  # cached in var/cardcam (built once, ~1-2 min, if missing)
+    return get_model()  # cached in var/cardcam (built once, about 6 min on 2 cores, if missing)
