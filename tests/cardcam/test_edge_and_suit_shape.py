@@ -101,3 +101,18 @@ def test_a_rank_much_smaller_than_its_suit_is_not_read(model):
     r = recognize(f.image, 4, model=model)
     assert "Qh" not in r.identified
     assert set(r.identified) <= set(f.cards) and len(r.identified) >= 2
+
+
+def test_a_rank_with_an_outline_taken_out_through_it_is_not_read(model):
+    """A clean board frame: the queen of diamonds' small Q touches the court picture's
+    frame, whose straight line ran on with the Q's sides and was taken out as a card
+    outline; what was left of the Q read as a sure 5 of diamonds."""
+    rng = np.random.default_rng(77)
+    for i in range(9):
+        n = (3, 4, 5)[i % 3]
+        cards = tuple(synth.art.CARDS[j] for j in rng.choice(52, n, replace=False))
+        f = synth.board_frame(rng, "anglo", cards, level="easy")
+    assert f.cards == ("2c", "9c", "Qd", "Jd", "5s")
+    r = recognize(f.image, 5, model=model)
+    assert "5d" not in r.identified
+    assert set(r.identified) <= set(f.cards) and len(r.identified) >= 3
