@@ -52,7 +52,6 @@ class Analysis:
     # index printed close to the edge (the patch is re-thresholded, unlike ``ink``).
     glyph_dark: np.ndarray
     paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
-    cut: float = 0.0         # the paper cut of the min channel (Otsu's, within 100..190)
     # working px of this analysis' top-left corner in the frame: (0, 0) for a whole frame,
     # the region's corner for :func:`analyse_region`.  Candidates are in frame px.
     origin: tuple[int, int] = (0, 0)
@@ -112,18 +111,22 @@ def has_paper(image: np.ndarray) -> bool:
 
 
 def _planes(img: np.ndarray, cut: float | None = None):
-    """((b, g, r), min channel, min as float32, saturation, paper, cut) of a BGR image.
+    """((b, g, r), min channel, min as float32, saturation, paper) of a BGR image.
     Paper is bright (over ``cut``, by default Otsu's cut of the min channel kept within
     100..190) and unsaturated."""
     b, g, r = cv2.split(img)
-    m = cv2.min(cv2.min(b, g), r)
+    m = _min_channel(b, g, r)
     mf = m.astype(np.float32)
     Mf = cv2.max(cv2.max(b, g), r).astype(np.float32)
     sat = (Mf - mf) / (Mf + 1.0)
     if cut is None:
         cut = _otsu_cut(m)
     paper = (mf > cut) & (sat < 0.3)
-    return (b, g, r), m, mf, sat, paper, cut
+    return (b, g, r), m, mf, sat, paper
+
+
+def _min_channel(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> np.ndarray:
+    return cv2.min(cv2.min(b, g), r)
 
 
 def _otsu_cut(m: np.ndarray) -> float:
@@ -136,8 +139,7 @@ def paper_cut(img: np.ndarray) -> float:
     min channel, kept within 100..190).  It moves from frame to frame with the light (by
     40 levels on a hand held still), so a region of a frame is analysed with its own
     frame's cut, never an earlier frame's.  About 1 ms at 960×540."""
-    b, g, r = cv2.split(img)
-    return _otsu_cut(cv2.min(cv2.min(b, g), r))
+    return _otsu_cut(_min_channel(*cv2.split(img)))
 
 
 def _blur_small(x: np.ndarray, sigma: float, f: int = 4) -> np.ndarray:
@@ -186,7 +188,7 @@ def analyse_region(img: np.ndarray, scale: float, box: tuple[int, int, int, int]
 
 def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int | None = None,
              area: int | None = None) -> Analysis:
-    (b, g, r), m, mf, sat, paper, cut = _planes(img, cut)
+    (b, g, r), m, mf, sat, paper = _planes(img, cut)
     region = side is not None
     side = side or max(img.shape[:2])
     pf = paper.astype(np.float32)
@@ -226,7 +228,7 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
         ink = _remove_outlines(ink.astype(np.uint8), side).astype(bool)
     rf = r.astype(np.float32)
     red = np.clip((rf - np.maximum(g, b).astype(np.float32)) / (rf + 1.0), 0.0, 1.0)
-    return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf, cut)
+    return Analysis(img, s, m, paper, dark, ink, red, sat, glyph_dark, pf)
 
 
 # ----------------------------------------------------------------------------- glyphs
