@@ -107,21 +107,19 @@ def _proba(model: Model, profile, X: np.ndarray) -> tuple[np.ndarray, np.ndarray
 JITTERS = ((4.0, 1.0), (-4.0, 1.0), (0.0, 0.92), (0.0, 1.08))
 
 
-def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
-    """Re-read each asserted candidate at small rotations/scales.  A jitter that reads
-    another card refuses the read (-> ??); so does more than one unsure jitter (cut outside
-    the index layout, or under the threshold).  Of one jitter, none may be unsure.
-    ``a``: the analysis the candidates come from, or one per read.
+def _stable(a, reads, model, profile, threshold):
+    """Re-read each asserted candidate of analysis ``a`` at the small rotations and scales
+    of ``JITTERS``.  A jitter that reads another card refuses the read (-> ??); so do two
+    or more unsure jitters (cut outside the index layout, or under the threshold).
 
     The jittered candidates of the whole frame are classified in one batch."""
-    owners = a if isinstance(a, list) else [a] * len(reads)
     jittered: list[tuple[int, detect.Candidate]] = []
-    unsure = [len(jitters)] * len(reads)
+    unsure = [len(JITTERS)] * len(reads)
     for i, r in enumerate(reads):
         if r.card == UNKNOWN:
             continue
-        for jitter in jitters:
-            j = _jittered(owners[i], r.cand, jitter)
+        for jitter in JITTERS:
+            j = _jittered(a, r.cand, jitter)
             if j is not None:
                 jittered.append((i, j))
                 unsure[i] -= 1
@@ -135,8 +133,7 @@ def _stable(a, reads, model, profile, threshold, jitters=JITTERS):
                 unsure[i] += 1
             elif q.card != reads[i].card:
                 refused.add(i)
-    allowed = 1 if len(jitters) > 1 else 0
-    refused |= {i for i, r in enumerate(reads) if r.card != UNKNOWN and unsure[i] > allowed}
+    refused |= {i for i, r in enumerate(reads) if r.card != UNKNOWN and unsure[i] > 1}
     return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
             for i, r in enumerate(reads)]
 
