@@ -8,7 +8,8 @@ that lost it:
 * ``classified_other``: a candidate was found there, but the classifier's best guess is
   another card or "not an index";
 * ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
-* ``vetoed``: right and sure, but the ink colour, the spade shape or the pip checks refuse it;
+* ``vetoed``: right and sure, but the ink colour, the spade shape, the pip or the rank-shape
+  checks refuse it;
 * ``jitter``: right and sure, but a re-read at a small rotation or scale disagrees;
 * ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
   than the game allows).
@@ -35,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardcam import classify, detect, synth  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
 from cardcam.recognize import _proba, _stable, recognize  # noqa: E402
+from cardcam_accuracy import SEEN  # noqa: E402  (this folder: the same decks, the same seeds)
 
-SEEN = ("anglo", "bellot", "dondorf", "tango")
 #: how far from a card corner (in card widths) an index candidate may lie and still count
 CORNER = 0.42
 
@@ -94,8 +95,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             if not best:
                 causes["classified_other"] += 1
                 continue
-            sure = [k for k in best if float(Pr[k].max() * Ps[k].max()) >= model.threshold
-                    and float(np.sort(Pr[k])[-2] + np.sort(Ps[k])[-2]) <= 1.0 - model.threshold]
+            sure = [k for k in best if classify.sure(Pr[k], Ps[k], model.threshold)]
             if not sure:
                 causes["unsure"] += 1
             elif not any(decided[k].card == card for k in sure):

@@ -77,12 +77,8 @@ def _shrink(imgs: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return tall.reshape(N, size[1], size[0])
 
 
-def pip_likeness(c: Candidate) -> float:
-    """Correlation of the rank glyph with the suit glyph: high for two pips."""
-    return float(_pip_batch(c.rank.crop[None], c.suit.crop[None])[0])
-
-
 def _pip_batch(rank_crops: np.ndarray, suit_crops: np.ndarray) -> np.ndarray:
+    """Correlation of each rank glyph with its suit glyph: high for two pips."""
     N = len(rank_crops)
     r = _shrink(rank_crops, SUIT_SIZE).reshape(N, -1)
     s = suit_crops.reshape(N, -1)
@@ -274,47 +270,52 @@ def shape_ok(suit: str, c: Candidate) -> bool:
     return suit != "s" or top_spread(c.suit.crop) >= SPADE_SPREAD
 
 
-def pip_pair(c: Candidate) -> bool:
-    """True when the "rank" is as tall as the suit and wider than tall: two pips side by
-    side in a card's body (a 9 or 10 of clubs), which the model may read as a ten, with a
-    third pip below as the suit.  A real rank is taller than its suit, or narrow."""
-    return 0.9 <= c.rank.size / max(c.suit.size, 1e-3) <= 1.1 and c.rank.aspect < 0.7
-
-
 #: A rank glyph other than a ten is at least this tall for its width (h / w).  Right reads
 #: of seven decks, tilted and in perspective, go down to 0.95; the bottom half of an 8 cut
 #: off by the edge of the card lying over it is a "U" about 0.8 tall for its width, and was
 #: read as a sure 9.
 MIN_RANK_ASPECT = 0.9
-
-
 #: A rank glyph is at least this tall for its suit glyph.  Right reads of seven decks go
 #: down to 0.77 (tango prints small ranks); a blurred "10" paired with the big heart
 #: beside it (0.5) was read as a sure queen (tigullio).
 MIN_RANK_TO_SUIT = 0.65
 
 
-def cut_rank(rank: str, c: Candidate) -> bool:
-    """True when the rank glyph is wider than any single rank character is (part of one),
-    or too small for its suit (a rank paired with a card's big pip)."""
-    return ((rank != "T" and c.rank.aspect < MIN_RANK_ASPECT)
-            or c.rank.size < MIN_RANK_TO_SUIT * c.suit.size)
+def rank_shape_ok(rank: str, c: Candidate) -> bool:
+    """False when the "rank" glyph cannot be a whole rank: too small for its suit (a rank
+    paired with a card's big pip), wider than tall unless a ten (part of a rank), or, for
+    a ten, as tall as its suit and much wider than tall (two pips side by side in a card's
+    body, with a third pip below as the suit: paris and dondorf clubs read as Tc)."""
+    ratio = c.rank.size / max(c.suit.size, 1e-3)
+    if ratio < MIN_RANK_TO_SUIT:
+        return False
+    if rank != "T":
+        return c.rank.aspect >= MIN_RANK_ASPECT
+    return not (0.9 <= ratio <= 1.1 and c.rank.aspect < 0.7)
+
+
+def sure(pr: np.ndarray, ps: np.ndarray, threshold: float) -> bool:
+    """Whether the best rank and suit of p(rank) ``pr`` and p(suit) ``ps`` are sure enough:
+    their product over ``threshold``, and the runners-up small."""
+    second = float(np.sort(pr)[-2]) + float(np.sort(ps)[-2])
+    return float(pr.max() * ps.max()) >= threshold and second <= 1.0 - threshold
 
 
 def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
            threshold: float) -> list[CardRead]:
     out = []
-    for c, pr, ps in zip(cands, P_rank, P_suit):
+    if not cands:
+        return out
+    pips = _pip_batch(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
+    for c, pr, ps, pip in zip(cands, P_rank, P_suit, pips):
         ri = int(np.argmax(pr))
         si = int(np.argmax(ps))
         index_like = float(1.0 - pr[-1]) * float(1.0 - ps[-1])
-        conf = float(pr[ri] * ps[si])
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
-        second = float(np.sort(pr)[-2]) + float(np.sort(ps)[-2])
-        if (rank == "X" or suit == "X" or conf < threshold or second > 1.0 - threshold
-                or not colour_ok(suit, c) or not shape_ok(suit, c) or pip_likeness(c) > 0.75
-                or pip_pair(c) or cut_rank(rank, c)):
+        if (rank == "X" or suit == "X" or not sure(pr, ps, threshold)
+                or not colour_ok(suit, c) or not shape_ok(suit, c) or pip > 0.75
+                or not rank_shape_ok(rank, c)):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         else:
-            out.append(CardRead(rank + suit, conf, index_like, c.box, c))
+            out.append(CardRead(rank + suit, float(pr[ri] * ps[si]), index_like, c.box, c))
     return out
