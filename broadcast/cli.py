@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 DEMO_CONFIG = Path(__file__).resolve().parent.parent / "config" / "demo.toml"
@@ -117,13 +118,27 @@ async def _serve(args, show, *, demo: bool) -> int:
     try:
         await _until_stopped(args.seconds)
     finally:
-        for task in dealers:
-            task.cancel()
+        # The dealers first, and wait for them: a dealer's cameras and their worker read Redis
+        # until they have stopped, and runtime.stop() closes it under them.
+        await _cancel_and_wait(dealers)
         await runtime.hub.close_all()  # sockets first, or the runner waits for each to time out
         await runner.cleanup()
         await runtime.stop()
         logging.getLogger("tvtable").info("show stopped cleanly")
     return 0
+
+
+async def _cancel_and_wait(tasks: list[asyncio.Task], timeout: float = 15.0) -> None:
+    """Cancel tasks and wait until they have ended (one blocked in XREAD can swallow a cancel)."""
+    pending = {t for t in tasks if not t.done()}
+    deadline = time.monotonic() + timeout
+    while pending and time.monotonic() < deadline:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=0.5)
+    for task in pending:
+        logging.getLogger("tvtable").warning("%s did not stop within %g s; stopping the show anyway",
+                                             task.get_name(), timeout)
 
 
 def _write_camera_show(args, runtime, cameras: list[str]) -> None:

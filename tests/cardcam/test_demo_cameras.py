@@ -104,6 +104,7 @@ async def test_tvtable_demo_cameras_runs_the_camera_chain_in_its_own_process(tmp
         tvtable, "demo", "--cameras", "--seconds", "600", "--port", str(free_port()), "--delay", "2",
         "--data-dir", str(tmp_path / "var"), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     lines: list[str] = []
+    before_stop = 0
     read_by_camera = re.compile(r"hole_cards by cardcam demo \(camera\)")
     try:
         async def follow() -> None:
@@ -116,6 +117,11 @@ async def test_tvtable_demo_cameras_runs_the_camera_chain_in_its_own_process(tmp
                     return
 
         await asyncio.wait_for(follow(), timeout=300)
+        before_stop = len(lines)
+        proc.send_signal(signal.SIGTERM)  # our own child: `tvtable demo` stops cleanly on SIGTERM
+        rest = await asyncio.wait_for(proc.stdout.read(), timeout=60)
+        lines += rest.decode(errors="replace").splitlines()
+        assert await asyncio.wait_for(proc.wait(), timeout=30) == 0
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)  # our own child: `tvtable demo` stops cleanly on SIGTERM
@@ -125,5 +131,9 @@ async def test_tvtable_demo_cameras_runs_the_camera_chain_in_its_own_process(tmp
                 proc.kill()
                 await proc.wait()
     assert any("cardcam demo: reading 7 camera(s)" in line for line in lines)
+    # Stopping: the cameras and their worker end before Redis closes, so nothing complains.
+    assert "show stopped cleanly" in lines[-1]
+    shutdown = lines[before_stop:]
+    assert not [line for line in shutdown if "WARNING" in line or "ERROR" in line], "\n".join(shutdown[-30:])
     cards = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
     assert not [line for line in lines if ("cardcam" in line or "demo dealer" in line) and cards.search(line)]
