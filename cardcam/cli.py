@@ -71,6 +71,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def _file_problem(path: str, e: OSError) -> str:
+    """What is wrong with an image file, in plain words (no errno, no traceback)."""
+    import errno
+    return {errno.ENOENT: "no such file", errno.EISDIR: "a folder, not an image file",
+            errno.EACCES: "not allowed to read this file"}.get(e.errno, f"cannot read the file ({e.strerror})")
+
+
 def cmd_recognize(args) -> int:
     import cv2
     import numpy as np
@@ -95,10 +102,12 @@ def cmd_recognize(args) -> int:
         try:
             data = np.fromfile(path, np.uint8)
         except OSError as e:
-            err = str(e)
+            err = _file_problem(path, e)
         img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
         if img is None:
-            err = err if data is None else "not a decodable image"
+            if data is not None:
+                err = "empty file (0 bytes)" if not data.size else \
+                    "not a readable image (corrupt, cut short, or not a JPEG/PNG)"
             rc = 1
             if args.json:
                 print(json.dumps({"image": path, "error": err}), flush=True)

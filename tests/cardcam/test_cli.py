@@ -43,3 +43,18 @@ def test_recognize_json(model, tmp_path, capsys):
         assert c["card"] in f.cards and 0 < c["confidence"] <= 1 and len(c["box"]) == 4
     assert good["shown"] is True
     assert err["image"] == str(bad) and "error" in err
+
+
+def test_recognize_says_what_is_wrong_with_each_bad_file(model, tmp_path, capsys):
+    cut_short = tmp_path / "cut.jpg"
+    cv2.imwrite(str(cut_short), np.full((60, 80, 3), 128, np.uint8))
+    cut_short.write_bytes(cut_short.read_bytes()[:40])
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    paths = [cut_short, empty, tmp_path / "missing.jpg", tmp_path]
+    rc = cli.main(["recognize", "--json", *map(str, paths)])
+    errors = [json.loads(x)["error"] for x in capsys.readouterr().out.splitlines()]
+    assert rc == 1
+    assert errors == ["not a readable image (corrupt, cut short, or not a JPEG/PNG)",
+                      "empty file (0 bytes)", "no such file", "a folder, not an image file"]
+    assert not [e for e in errors if "Errno" in e or "Traceback" in e]
