@@ -73,17 +73,41 @@ def test_a_track_is_only_followed_on_a_frame_of_its_size_and_game(model):
     assert not four.followed
 
 
-def test_a_hand_held_still_is_followed_when_the_light_changes(model):
+def test_a_followed_region_sees_the_paper_its_own_frame_shows():
     # The paper cut moves with the light (by 40 levels between frames of a held hand): a
-    # region is analysed with its own frame's cut, not the one of the frame that was searched.
+    # region is analysed with its own frame's cut, so it sees the paper the whole frame
+    # shows there, not what the frame that was searched showed.
     clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=1, cards=("As", "Kd"))
-    track = recognize(clip[0].image, 2, model=model).track
-    assert track is not None
-    for gain in (0.7, 0.9):  # dimmer light: the cut drops by 30 and by 10 levels
-        img = np.clip(clip[0].image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        assert detect.paper_cut(img) != detect.paper_cut(clip[0].image)
-        r = recognize(img, 2, model=model, track=track)
-        assert r.followed and set(r.cards) == {"As", "Kd"}
+    bright = clip[0].image
+    dim = np.clip(bright.astype(np.float32) * 0.7, 0, 255).astype(np.uint8)
+    img, s = detect.to_working(dim)
+    assert detect.paper_cut(img) < detect.paper_cut(detect.to_working(bright)[0]) - 20
+    x0, y0, x1, y1 = box = (200, 100, 760, 440)
+    whole = detect.analyse(dim).paper[y0:y1, x0:x1]
+    region = detect.analyse_region(img, s, box, detect.paper_cut(img))
+    assert np.array_equal(region.paper, whole)
+    stale = detect.analyse_region(img, s, box, detect.paper_cut(detect.to_working(bright)[0]))
+    assert stale.paper.sum() < 0.9 * whole.sum()  # the bright frame's cut loses dimmed paper
+
+
+def test_a_hand_held_still_is_followed_when_the_light_changes(model):
+    # Held hands, dimmed to 70 % and 90 % after the search: most reads still follow the
+    # track, and a followed read is never another card.
+    tried = followed = 0
+    for seed in range(8, 24):
+        clip = synth.hand_clip(np.random.default_rng(seed), "anglo", 2, "easy", frames=1, cards=("As", "Kd"))
+        track = recognize(clip[0].image, 2, model=model).track
+        if track is None or not recognize(clip[0].image, 2, model=model, track=track).followed:
+            continue  # not followed even in the same light: not what this test is about
+        for gain in (0.7, 0.9):
+            img = np.clip(clip[0].image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+            r = recognize(img, 2, model=model, track=track)
+            tried += 1
+            if r.followed:
+                assert set(r.cards) == {"As", "Kd"}
+                followed += 1
+    assert tried >= 16
+    assert followed >= 0.8 * tried, f"{followed} of {tried} dimmed frames followed"
 
 
 def test_the_track_goes_between_processes_as_plain_data(model):
