@@ -145,6 +145,14 @@ def _jittered(a: detect.Analysis, c: detect.Candidate, jitter: tuple[float, floa
     return detect.candidate_at(a, c.centre, R @ c.down, c.unit * jitter[1], c.comps)
 
 
+#: An unread spot counts as a card face when the classifier gives "an index" (any card)
+#: more than this.  Unread indices of shown hands score 0.97 and more; the white flowers of
+#: dondorf's back scored up to 0.73 with the model rebuilt on 2026-12-03.  On 560 frames of
+#: 7 decks: 0.6 took 3 frames of backs for shown cards, 0.7 one, 0.8 none but left a second
+#: shown hand unshown, which must not happen (glare, thumbs): 0.7.
+INDEX_LIKE = 0.7
+
+
 def _near(r1, r2) -> bool:
     c1, c2 = r1.cand, r2.cand
     return float(np.hypot(*(c1.centre - c2.centre))) < 1.2 * max(c1.unit, c2.unit)
@@ -202,7 +210,7 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
         keep = [(c, p, r) for c, p, r in keep if p > margin + 0.05]
         fused = keep
     # faces: identified cards, plus index-like spots that are not near an identified one
-    idx_like = [r for r in reads if r.index_like > 0.6]
+    idx_like = [r for r in reads if r.index_like > INDEX_LIKE]
     extra_spots: list = []
     for r in idx_like:
         if r.card != UNKNOWN and any(r.card == c for c, _, _ in fused):
