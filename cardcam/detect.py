@@ -482,7 +482,13 @@ def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
     res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
     if res is None:
         return None
-    rc, sc, M = res[3], res[4], res[5]
+    return _pose_from(res[3], res[4], res[5], a, cr, cs, dist)
+
+
+def _pose_from(rc: np.ndarray, sc: np.ndarray, M: np.ndarray, a: Analysis, cr: np.ndarray,
+               cs: np.ndarray, dist: float):
+    """The pose from the rank and suit centres ``rc``, ``sc`` found in a patch cut with
+    map ``M``; the first guess (``cr``, ``cs``) when they moved implausibly far."""
     rimg = M[:, :2] @ rc + M[:, 2] + a.origin
     simg = M[:, :2] @ sc + M[:, 2] + a.origin
     v2 = simg - rimg
@@ -495,11 +501,29 @@ def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
 def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Candidate | None:
     """The index candidate near a known one (``centre``, ``down``, ``unit`` in frame working
     px, e.g. from the frame before), its axis refined as :func:`candidates` refines it;
-    None when no index layout is there any more."""
+    None when no index layout is there any more.
+
+    The index is cut once where it was; the glyphs found there give its new axis.  Only
+    when that axis has moved by more than ``FOLLOW_SAME`` is it cut again there, as a
+    searched frame would: a hand held still moves a pixel or two a frame, and the glyph
+    crops are cut to the glyphs' own boxes, so a cut that far off reads the same."""
     c = np.asarray(centre, np.float64)
     d = np.asarray(down, np.float64)
-    pose = _refined_pose(a, c - d * unit / 2, c + d * unit / 2)
-    return None if pose is None else candidate_at(a, *pose)
+    res = _extract(a, c, d, unit)
+    if res is None:
+        return None
+    pose = _pose_from(res[3], res[4], res[5], a, c - d * unit / 2, c + d * unit / 2, unit)
+    nc, nd, nu = pose
+    moved = float(np.hypot(*(nc - c))) / unit
+    turned = float(np.degrees(np.arccos(np.clip(float(nd @ d), -1.0, 1.0))))
+    if moved > FOLLOW_SAME[0] or turned > FOLLOW_SAME[1] or abs(nu / unit - 1) > FOLLOW_SAME[2]:
+        return candidate_at(a, *pose)
+    return _candidate(a, res, nc, nd, nu)
+
+
+#: (rank-suit distances moved, degrees turned, relative scale change) under which a followed
+#: index's first cut stands for a cut at its refined axis.
+FOLLOW_SAME = (0.12, 2.0, 0.06)
 
 
 def _cut_by_frame(a: Analysis, M: np.ndarray, mask: np.ndarray) -> bool:
@@ -520,6 +544,11 @@ def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
     res = _extract(a, centre, down, unit)
     if res is None:
         return None
+    return _candidate(a, res, centre, down, unit, comps)
+
+
+def _candidate(a: Analysis, res, centre, down, unit, comps: tuple[int, int] = (-1, -1)) -> Candidate:
+    """The Candidate of an :func:`_extract` result, placed at pose (centre, down, unit)."""
     rank, suit, corner, _, _, M, (rb, sb) = res
     x0, y0 = min(rb[0], sb[0]), min(rb[1], sb[1])
     x1, y1 = max(rb[2], sb[2]), max(rb[3], sb[3])
