@@ -209,10 +209,15 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
     # the felt (or a card back) around the cards is not ink: large non-paper areas,
     # found after an erosion that cuts the thin strokes linking them to glyphs
     nonpaper = cv2.erode((~paper).astype(np.uint8), np.ones((5, 5), np.uint8))
-    nn, nlab, nst, _ = cv2.connectedComponentsWithStats(nonpaper, connectivity=4)
+    if region:  # the boxes too, below
+        nn, nlab, nst, _ = cv2.connectedComponentsWithStats(nonpaper, connectivity=4)
+        sizes = nst[:, 4]
+    else:  # only the sizes: OpenCV's stats cost twice the labelling itself on a whole frame
+        nn, nlab = cv2.connectedComponents(nonpaper, connectivity=4)
+        sizes = np.bincount(nlab.ravel(), minlength=nn)
     if nn > 1:
         lut = np.zeros(nn, np.uint8)
-        lut[1:] = nst[1:, 4] > 0.01 * (area or nonpaper.size)
+        lut[1:] = sizes[1:] > 0.01 * (area or nonpaper.size)
         if region:  # felt running out of the region is felt, however little of it is inside
             H, W = nonpaper.shape
             edge = ((nst[:, 0] == 0) | (nst[:, 1] == 0) | (nst[:, 0] + nst[:, 2] == W)
@@ -256,6 +261,14 @@ def _filter_glyphs(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
     return keep
 
 
+def _components8(mask: np.ndarray):
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` with the block-based
+    (BBDT) labelling: the same labels, stats and centres, in a third of the time on a
+    whole frame's ink (3.2 -> 1.0 ms at 960x540 with OpenCV 5.1, whose default labelling
+    is slow to gather stats)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+
+
 def _glyph_components(a: Analysis):
     """Glyph-sized ink components on paper: (stats, centres, ids).
 
@@ -263,7 +276,7 @@ def _glyph_components(a: Analysis):
     thin components are eroded once and split, which frees the glyph.
     """
     ink8 = a.ink.astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink8, connectivity=8)
+    n, labels, stats, cents = _components8(ink8)
     if n <= 1:
         return np.zeros((0, 5), np.int32), np.zeros((0, 2)), np.zeros(0, int)
     ii = cv2.integral(a.paper.astype(np.uint8))
@@ -278,7 +291,7 @@ def _glyph_components(a: Analysis):
         lut[ids[bad]] = 1
         mask = lut[labels]
         er = cv2.erode(mask, np.ones((3, 3), np.uint8))
-        n2, _, st2, ce2 = cv2.connectedComponentsWithStats(er, connectivity=8)
+        n2, _, st2, ce2 = _components8(er)
         if n2 > 1:
             st2, ce2 = st2[1:].copy(), ce2[1:]
             # undo the erosion in the box sizes
