@@ -33,3 +33,44 @@ def test_index_tight_in_the_card_corner_is_a_candidate(seed):
             if np.hypot(*(c.centre - (rank + suit) / 2)) < 0.35 * unit
             and abs(c.unit / unit - 1) < 0.3 and float(np.dot(c.down, down)) > 0.9]
     assert hits, f"no candidate at the {f.cards[0]} index"
+
+
+def test_glyph_components_are_opencvs_default_components():
+    """The block-based labelling used for speed gives the very labels, boxes, sizes and
+    centres of OpenCV's default 8-way labelling, on the ink of real hand frames."""
+    rng = np.random.default_rng(3)
+    for deck in ("anglo", "paris", "tigullio"):
+        ink = detect.analyse(synth.hand_frame(rng, deck, 4, "moderate").image).ink.astype(np.uint8)
+        n, labels, stats, cents = detect._components8(ink)
+        n0, labels0, stats0, cents0 = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        assert n == n0 > 10
+        assert np.array_equal(labels, labels0) and np.array_equal(stats, stats0)
+        assert np.allclose(cents, cents0)
+
+
+def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
+    """A patch wholly inside the frame is passed on its corners alone; patches at and over
+    every edge get the same answer as the pixel-by-pixel test."""
+    a = detect.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image)
+    H, W = a.ink.shape
+    mask = np.zeros((int(round((detect.PY1 - detect.PY0) * detect.UNIT)),
+                     int(round(2 * detect.PX * detect.UNIT))), bool)
+    mask[10:40, 12:30] = True  # a glyph inside the patch, away from its border
+
+    def by_pixels(M):
+        ys, xs = np.nonzero(mask)
+        px = xs * M[0, 0] + ys * M[0, 1] + M[0, 2]
+        py = xs * M[1, 0] + ys * M[1, 1] + M[1, 2]
+        return bool(px.min() < 1.5 or py.min() < 1.5 or px.max() > W - 2.5 or py.max() > H - 2.5)
+
+    answers = set()
+    for cx in (10.0, 30.0, W / 2, W - 30.0, W - 10.0):
+        for cy in (10.0, 30.0, H / 2, H - 30.0, H - 10.0):
+            for deg in (0, 35, 180):
+                t = np.radians(deg)
+                _, M = detect._warp_patch(a, np.array([cx, cy]), np.array([-np.sin(t), np.cos(t)]),
+                                          30.0, [a.dark])
+                got = detect._cut_by_frame(a, M, mask)
+                assert got == by_pixels(M), (cx, cy, deg)
+                answers.add(got)
+    assert answers == {True, False}

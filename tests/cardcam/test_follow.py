@@ -3,6 +3,7 @@ were, in a small region, instead of searching the whole frame; never a card the 
 does not show."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -128,3 +129,30 @@ def test_the_track_goes_between_processes_as_plain_data(model):
     third = analyse({**job, "image": empty, "tracks": second["tracks"]})
     assert third["reads"][0][1]["followed"] is False and not third["reads"][0][1]["shown"]
     assert third["tracks"] == {}
+
+
+def test_a_hand_moved_more_than_a_follow_allows_is_cut_again_and_still_followed(model, monkeypatch):
+    """A followed index is cut once where it was; a hand that moved more than
+    ``detect.FOLLOW_SAME`` between frames is cut a second time at its new place, and still
+    reads as the same cards.  A hand that moved a pixel is not cut again."""
+    rng = np.random.default_rng(41)
+    for _ in range(12):
+        f = synth.hand_clip(rng, "anglo", 2, "easy", frames=1)[0]
+        first = recognize(f.image, 2, model=model)
+        if first.track is not None:
+            break
+    assert first.track is not None, "no hand read whole to follow"
+    unit = min(h.unit for h in first.track.hits)
+    recuts = []
+    real = detect.candidate_at
+    monkeypatch.setattr(detect, "candidate_at", lambda *a, **k: recuts.append(1) or real(*a, **k))
+    for shift, cut_again in ((1, False), (round(0.2 * unit), True)):
+        moved = cv2.warpAffine(f.image, np.float32([[1, 0, shift], [0, 1, 0]]),
+                               (f.image.shape[1], f.image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        recuts.clear()
+        r = recognize(moved, 2, model=model, track=first.track)
+        assert r.followed, f"a hand moved {shift} px was not followed"
+        assert set(r.identified) == set(first.identified)
+        assert shift / unit > detect.FOLLOW_SAME[0] if cut_again else shift / unit < detect.FOLLOW_SAME[0]
+        # one cut per card is the follow's jitter re-read; any more is an index cut again
+        assert (len(recuts) > 2) == cut_again, (shift, len(recuts))
