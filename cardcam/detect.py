@@ -543,20 +543,19 @@ def _cut_by_frame(a: Analysis, M: np.ndarray, mask: np.ndarray) -> bool:
     """Whether glyph pixels of a patch reach the edge of the frame: a glyph cut by the frame
     (or by the seat's region of it) can pass for another one (the top of a 6 for a 5)."""
     W, H = a.frame or (a.image.shape[1], a.image.shape[0])
+
+    def reaches_edge(xs, ys) -> bool:  # patch px -> frame px, then the 1.5 px border
+        px = xs * M[0, 0] + ys * M[0, 1] + (M[0, 2] + a.origin[0])
+        py = xs * M[1, 0] + ys * M[1, 1] + (M[1, 2] + a.origin[1])
+        return bool(px.min() < 1.5 or py.min() < 1.5 or px.max() > W - 2.5 or py.max() > H - 2.5)
+
     # the patch's corners first: when the whole patch lies inside, no glyph of it can reach
     # the edge (most patches; the pixel test below costs ten times as much)
     ph, pw = mask.shape
-    cx = np.array([0.0, pw - 1, 0.0, pw - 1]); cy = np.array([0.0, 0.0, ph - 1, ph - 1])
-    qx = cx * M[0, 0] + cy * M[0, 1] + (M[0, 2] + a.origin[0])
-    qy = cx * M[1, 0] + cy * M[1, 1] + (M[1, 2] + a.origin[1])
-    if qx.min() >= 1.5 and qy.min() >= 1.5 and qx.max() <= W - 2.5 and qy.max() <= H - 2.5:
+    if not reaches_edge(np.array([0.0, pw - 1, 0.0, pw - 1]), np.array([0.0, 0.0, ph - 1, ph - 1])):
         return False
     ys, xs = np.nonzero(mask)
-    if not len(xs):
-        return False
-    px = xs * M[0, 0] + ys * M[0, 1] + (M[0, 2] + a.origin[0])
-    py = xs * M[1, 0] + ys * M[1, 1] + (M[1, 2] + a.origin[1])
-    return bool(px.min() < 1.5 or py.min() < 1.5 or px.max() > W - 2.5 or py.max() > H - 2.5)
+    return bool(len(xs)) and reaches_edge(xs, ys)
 
 
 def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
