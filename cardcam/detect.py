@@ -1,4 +1,5 @@
-"""Find card faces and corner-index candidates in a frame.
+"""Find corner-index candidates in a frame (card faces without a readable index:
+:mod:`cardcam.faces`).
 
 The reader does not try to segment whole cards (fanned hands overlap and thumbs cover
 edges).  It works from the ink on the cards instead:
@@ -578,36 +579,3 @@ def _candidate(a: Analysis, res, centre, down, unit, comps: tuple[int, int] = (-
     bx1, by1 = img_pts.max(axis=0)
     return Candidate(np.asarray(centre, np.float64), np.asarray(down, np.float64), float(unit),
                      rank, suit, corner, (float(bx0), float(by0), float(bx1), float(by1)), comps)
-
-
-# ----------------------------------------------------------------------------- faces
-
-def face_regions(a: Analysis) -> list[dict]:
-    """Paper regions that look like card faces: card-sized, with glyph-like ink on them.
-
-    Used for the "cards shown" signal, which must hold even when glare or a thumb stops
-    the index from being read.  Card backs (patterned, not paper) and felt do not qualify.
-    """
-    H, W = a.paper.shape
-    paper8 = a.paper.astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(paper8, connectivity=8)
-    out = []
-    min_area = 0.006 * H * W
-    for j in range(1, n):
-        x, y, w, h, area = stats[j]
-        if area < min_area:
-            continue
-        blob = (lab[y:y + h, x:x + w] == j)
-        filled_mask = blob.astype(np.uint8)
-        cnts, _ = cv2.findContours(filled_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull_area = sum(cv2.contourArea(cv2.convexHull(c)) for c in cnts)
-        solidity = area / max(hull_area, 1.0)
-        # ink inside the blob's hull, on paper
-        ink = a.ink[y:y + h, x:x + w]
-        fill = np.zeros_like(filled_mask)
-        cv2.drawContours(fill, [cv2.convexHull(c) for c in cnts], -1, 1, -1)
-        inside = fill.astype(bool)
-        ink_frac = float(ink[inside].mean()) if inside.any() else 0.0
-        out.append(dict(box=(int(x), int(y), int(w), int(h)), area=int(area),
-                        solidity=float(solidity), ink=ink_frac))
-    return out

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from . import classify, detect
+from .faces import face_count
 from .art import UNKNOWN
 from .model import Model, get_model
 
@@ -220,7 +221,7 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
         extra_spots.append(r)
     faces = min(n_cards, len(fused) + len(extra_spots))
     if faces == 0:
-        faces = min(n_cards, _face_count(a))
+        faces = min(n_cards, face_count(a))
     return _read(image, a, n_cards, faces, [(c, p, r.cand) for c, p, r in fused], t0)
 
 
@@ -297,12 +298,3 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -
         return None
     return _read(image, a, len(cands), len(cands), [(r.card, r.confidence, r.cand) for r in reads],
                  t0, step=track.step + 1)
-
-
-def _face_count(a: detect.Analysis) -> int:
-    """Card faces from paper regions alone (when no index could be read, e.g. glare)."""
-    n = 0
-    for f in detect.face_regions(a):
-        if f["solidity"] > 0.75 and 0.01 < f["ink"] < 0.5:
-            n += 1
-    return n
