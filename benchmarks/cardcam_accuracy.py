@@ -110,7 +110,8 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
     The hand is held to the camera from frame 0 (capture time 0), moving a little from frame
     to frame (``synth.HeldHand``). The reader, free at time 0, reads the newest frame
     captured by then; reading takes that frame's measured CPU time, and the frames that
-    arrived meanwhile are dropped, as the worker keeps only each camera's latest frame. Each
+    arrived meanwhile are dropped, as the worker keeps only each camera's latest frame; a
+    reader faster than the camera waits for its next frame (no frame is read twice). Each
     read gets the last read's track, as the worker passes it. The latency is the moment the
     read that confirms every card ends. A hand not confirmed whole within ``give_up_ms``
     counts as unconfirmed (the card room keys it). After it is confirmed, the hand is read
@@ -119,16 +120,22 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
     rng = np.random.default_rng(seed)
     period = 1000.0 / fps
     done, wrong, frames_read = [], 0, []
-    ms_followed, ms_searched, wrong_reads, reads_total = [], [], 0, 0
+    ms_followed, ms_searched, wrong_reads, wrong_followed, reads_total = [], [], 0, 0, 0
     for h in range(hands):
         n_cards = 2 if h % 2 else 4
         cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, n_cards, replace=False))
         held = synth.HeldHand(rng, deck, n_cards, level, cards=cards,
                               frames=int((give_up_ms + after * 200) / period) + 2)
         tracker = SeatTracker(h, n_cards, k=k, n=n)
-        now, reads, wrong_here, track, left = 0.0, 0, set(), None, None
+        now, reads, wrong_here, track, left, last = 0.0, 0, set(), None, None, -1
         while left != 0 and (left is not None or now <= give_up_ms):
             index = min(int(now // period), len(held) - 1)  # the newest frame captured by now
+            if index <= last:  # read already: the worker waits for the camera's next frame
+                index = last + 1
+                now = index * period
+                if index >= len(held):
+                    break
+            last = index
             f = held.frame(index)
             c0 = time.process_time()
             read = recognize(f.image, n_cards, model=model, track=track)
@@ -139,6 +146,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
             reads_total += 1
             (ms_followed if read.followed else ms_searched).append(cost)
             wrong_reads += sum(c not in cards for c in read.identified)
+            wrong_followed += read.followed * sum(c not in cards for c in read.identified)
             tracker.update(read, ts=index * period)
             state = tracker.state
             wrong_here |= {c for c in state.cards if c != "??" and c not in cards}
@@ -157,6 +165,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
                 median_frames_read=float(np.median(frames_read)) if frames_read else None,
                 wrong_confirmed=wrong,
                 held=dict(reads=reads_total, followed=len(ms_followed), wrong_cards=wrong_reads,
+                          wrong_cards_followed=wrong_followed,
                           median_cpu_ms=round(float(np.median(every)), 1) if every else None,
                           median_followed_cpu_ms=round(float(np.median(ms_followed)), 1) if ms_followed else None,
                           median_searched_cpu_ms=round(float(np.median(ms_searched)), 1) if ms_searched else None))
@@ -218,6 +227,7 @@ def main(argv=None) -> int:
         out["held_hands"] = dict(reads=sum(x["held"]["reads"] for x in latencies),
                                  followed=sum(x["held"]["followed"] for x in latencies),
                                  wrong_cards=sum(x["held"]["wrong_cards"] for x in latencies),
+                                 wrong_cards_followed=sum(x["held"]["wrong_cards_followed"] for x in latencies),
                                  median_of_deck_median_cpu_ms=round(float(np.median(
                                      [x["held"]["median_cpu_ms"] for x in latencies if x["held"]["median_cpu_ms"]] or [0])), 1))
     out["empty_frames"] = empty_frames(model, 200, 4000)
