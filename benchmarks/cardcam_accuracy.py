@@ -103,7 +103,7 @@ def empty_frames(model, n: int, seed: int) -> dict:
 
 
 def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, n: int = 5,
-            fps: float = 25.0, give_up_ms: float = 3000.0, after: int = 25) -> dict:
+            fps: float = 25.0, give_up_ms: float = 3000.0, after: int = 25, share: float = 1.0) -> dict:
     """Shown-to-confirmed latency of one seat at ``fps``, read on one core, and what a held
     hand costs per frame.
 
@@ -116,6 +116,9 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
     read that confirms every card ends. A hand not confirmed whole within ``give_up_ms``
     counts as unconfirmed (the card room keys it). After it is confirmed, the hand is read
     ``after`` more times (still held), for the cost per frame of a hand being shown.
+
+    ``share``: how many seats share the core, all showing hands like this one (ten seats on
+    two cores: 5); each read then takes ``share`` times its CPU time.
     """
     rng = np.random.default_rng(seed)
     period = 1000.0 / fps
@@ -140,7 +143,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
             c0 = time.process_time()
             read = recognize(f.image, n_cards, model=model, track=track)
             cost = (time.process_time() - c0) * 1000
-            now += cost
+            now += cost * share
             track = read.track
             reads += 1
             reads_total += 1
@@ -176,6 +179,8 @@ def main(argv=None) -> int:
     p.add_argument("--frames", type=int, default=40, help="single frames per deck")
     p.add_argument("--hands", type=int, default=12, help="tracked hands per deck")
     p.add_argument("--latency-hands", type=int, default=6, help="hands per deck timed from shown to confirmed")
+    p.add_argument("--share", type=float, default=1.0,
+                   help="seats sharing one core in the latency run, all showing hands (10 seats on 2 cores: 5)")
     p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
     p.add_argument("--decks", help="comma-separated decks (default: 4 seen + the held-out ones)")
     a = p.parse_args(argv)
@@ -198,7 +203,7 @@ def main(argv=None) -> int:
         kind = "unseen" if d not in (model.info.get("decks") or []) else "seen"
         s = single_frames(d, a.frames, a.level, model, 1000 + i)
         c = confirmed_hands(d, a.hands, 5, a.level, model, 2000 + i) if a.hands else None
-        lat = latency(d, a.latency_hands, a.level, model, 3000 + i) if a.latency_hands else None
+        lat = latency(d, a.latency_hands, a.level, model, 3000 + i, share=a.share) if a.latency_hands else None
         out["decks"][d] = dict(kind=kind, single=s, confirmed=c, latency=lat)
         if lat:
             latencies.append(lat)
@@ -219,7 +224,7 @@ def main(argv=None) -> int:
     out["median_cpu_ms_per_frame"] = round(float(np.median(all_cpu)), 1) if all_cpu else 0.0
     if latencies:
         hands = sum(x["hands"] for x in latencies)
-        out["latency"] = dict(hands=hands, confirmed=sum(x["confirmed"] for x in latencies),
+        out["latency"] = dict(hands=hands, share=a.share, confirmed=sum(x["confirmed"] for x in latencies),
                               within_300ms=sum(x["within_300ms"] for x in latencies),
                               median_of_deck_medians_ms=round(float(np.median(
                                   [x["median_ms"] for x in latencies if x["median_ms"] is not None] or [0])), 1),

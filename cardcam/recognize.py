@@ -27,25 +27,44 @@ class CardHit:
 
 @dataclass(frozen=True)
 class Track:
-    """A whole hand read in one frame, for the next frame of the same camera: the frame's
-    size and where each card's index was (:func:`recognize`'s ``track``).
+    """The cards of a hand read in one frame, for the next frame of the same camera: the
+    frame's size, where each identified card's index was (:func:`recognize`'s ``track``),
+    the hand's size, how many faces the search saw and how many frames in a row the hand
+    has been read.  A *partial* track (fewer hits than the hand has cards) is followed
+    too, but the frame is searched again for the cards it lacks: every frame for the first
+    ``PARTIAL_EAGER`` frames of the hand, then every ``PARTIAL_SEARCH`` frames.
 
     It names the cards, so it stays in the card reader (never in a feed or a log)."""
     size: tuple[int, int]                    # frame (w, h)
     hits: tuple[CardHit, ...]
-    step: int = 0                            # frames followed since the full read
+    step: int = 0                            # frames followed since the search that found it
+    hand: int = 0                            # cards in the hand (0: as many as hits)
+    faces: int = 0                           # faces the search saw (0: as many as hits)
+    age: int = 0                             # frames of this hand read before this one
+
+    @property
+    def n_cards(self) -> int:
+        """The hand's size."""
+        return self.hand or len(self.hits)
+
+    @property
+    def complete(self) -> bool:
+        """Every card of the hand is in the track."""
+        return len(self.hits) >= self.n_cards
 
     def to_json(self) -> list:
         """Plain lists and numbers, to pass between processes."""
         return [list(self.size), self.step,
-                [[h.card, h.confidence, list(h.box), list(h.centre), list(h.down), h.unit] for h in self.hits]]
+                [[h.card, h.confidence, list(h.box), list(h.centre), list(h.down), h.unit] for h in self.hits],
+                self.hand, self.faces, self.age]
 
     @classmethod
     def from_json(cls, data) -> "Track":
-        size, step, hits = data
+        size, step, hits, *rest = data
+        hand, faces, age = (int(v) for v in (list(rest) + [0, 0, 0])[:3])
         return cls((int(size[0]), int(size[1])),
                    tuple(CardHit(str(c), float(p), tuple(box), tuple(ctr), tuple(dn), float(u))
-                         for c, p, box, ctr, dn, u in hits), int(step))
+                         for c, p, box, ctr, dn, u in hits), int(step), hand, faces, age)
 
 
 @dataclass(frozen=True)
@@ -64,7 +83,7 @@ class Read:
     confidence: tuple[float, ...]
     hits: tuple[CardHit, ...] = field(default=(), compare=False)
     ms: float = field(default=0.0, compare=False)
-    #: set when every card was identified: pass it with the camera's next frame
+    #: set when a card was identified: pass it with the camera's next frame
     track: Track | None = field(default=None, compare=False)
     #: this read followed the last frame's track instead of searching the whole frame
     followed: bool = field(default=False, compare=False)
@@ -155,7 +174,10 @@ INDEX_LIKE = 0.7
 
 
 def _near(r1, r2) -> bool:
-    c1, c2 = r1.cand, r2.cand
+    return _near_cands(r1.cand, r2.cand)
+
+
+def _near_cands(c1, c2) -> bool:
     return float(np.hypot(*(c1.centre - c2.centre))) < 1.2 * max(c1.unit, c2.unit)
 
 
@@ -169,15 +191,22 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
     ``track``: the ``track`` of the same camera's last read.  When every card it names is
     read again, as sure as ever, at the place it was (a hand held still moves a few px a
     frame), that is the read, found in a few ms; otherwise the whole frame is searched.
+    A track that lacks some of the hand's cards is followed the same way, and the frame
+    is searched whole for the cards it lacks: every frame for the hand's first
+    ``PARTIAL_EAGER`` frames, then every ``PARTIAL_SEARCH``-th frame.
     """
     t0 = time.perf_counter()
     if image is None or getattr(image, "size", 0) == 0:
         raise ValueError("empty image")
     _, prof = _profile_model(profile)
-    if track is not None and len(track.hits) == n_cards:
-        followed = _follow(image, track, model or get_model(), prof, t0)
-        if followed is not None:
-            return followed
+    held = None  # the cards of a partial track, read again where they were
+    if track is not None and track.n_cards == n_cards:
+        held = _follow(image, track, model or get_model(), prof)
+        if held is not None and (track.complete or (
+                track.age + 1 >= PARTIAL_EAGER and track.step + 1 < PARTIAL_SEARCH)):
+            found, a = held
+            faces = min(n_cards, max(len(found), track.faces))
+            return _read(image, a, n_cards, faces, found, t0, step=track.step + 1, age=track.age + 1)
     if not detect.has_paper(image):  # felt, a thumb, card backs: no face to read
         return Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, (), (time.perf_counter() - t0) * 1000)
     a, cands, reads = read_candidates(image, model, prof)
@@ -219,16 +248,37 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
         if any(_near(r, fr) for _, _, fr in fused) or any(_near(r, s) for s in extra_spots):
             continue
         extra_spots.append(r)
-    faces = min(n_cards, len(fused) + len(extra_spots))
+    found = [(c, p, r.cand) for c, p, r in fused]
+    if held is not None:
+        found = _with_held(found, held[0], n_cards)
+    faces = min(n_cards, max(len(found), len(fused) + len(extra_spots)))
     if faces == 0:
         faces = min(n_cards, face_count(a))
-    return _read(image, a, n_cards, faces, [(c, p, r.cand) for c, p, r in fused], t0)
+    # the same hand read again (its track given): it keeps its age
+    return _read(image, a, n_cards, faces, found, t0, age=0 if track is None else track.age + 1)
+
+
+def _with_held(found: list, held: list, n_cards: int) -> list:
+    """A search's cards ``found`` plus the cards of a partial track read again in the same
+    frame (``held``), both [(card, confidence, candidate)]: a card the search missed this
+    time is still in the hand.  Where the two name different cards at one spot, neither is
+    kept; with more cards than the hand has, the search's alone."""
+    out = list(found)
+    for card, p, cand in held:
+        if any(c == card for c, _, _ in found):
+            continue
+        clash = [t for t in out if _near_cands(t[2], cand)]
+        if clash:
+            out = [t for t in out if t not in clash]
+            continue
+        out.append((card, p, cand))
+    return out if len(out) <= n_cards else list(found)
 
 
 def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found, t0: float,
-          step: int = 0) -> Read:
+          step: int = 0, age: int = 0) -> Read:
     """The Read of identified cards ``found`` [(card, confidence, candidate)], left to right,
-    with a track when every card was identified."""
+    with a track when a card was identified."""
     found = sorted(found, key=lambda t: t[2].box[0])
     cards = tuple(c for c, _, _ in found) + (UNKNOWN,) * (n_cards - len(found))
     conf = tuple(round(float(p), 4) for _, p, _ in found) + (0.0,) * (n_cards - len(found))
@@ -238,10 +288,20 @@ def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found
                          (float(cand.down[0]), float(cand.down[1])), float(cand.unit / s))
                  for c, p, cand in found)
     track = None
-    if len(found) == n_cards:
-        track = Track((int(image.shape[1]), int(image.shape[0])), hits, step)
+    if found:
+        track = Track((int(image.shape[1]), int(image.shape[0])), hits, step, n_cards, faces, age)
     return Read(faces > 0, faces, cards, conf, hits, (time.perf_counter() - t0) * 1000, track, step > 0)
 
+
+#: A hand followed with some of its cards unread is searched whole again every this many
+#: frames (the frame its track came from counts as the first), for the cards the track
+#: lacks: a card that one search could not read is often read by the next one (the light
+#: and the pose move), but searching every frame costs 36-55 ms against 5 for a follow.
+PARTIAL_SEARCH = 3
+#: ... except in the hand's first frames (about a third of a second at 25 fps, the
+#: latency the issue asks for), which are all searched: a missing card read early
+#: confirms the hand early; a hand held longer than that costs a search every third frame.
+PARTIAL_EAGER = 8
 
 #: A followed index is looked for this many rank-suit distances around where it was, plus
 #: the reach of the paper-level estimate (one of its blur sigmas).
@@ -263,10 +323,11 @@ def _regions(poses, W: int, H: int, margin: float) -> list[tuple[tuple[int, int,
     return [(union, list(range(len(boxes))))]
 
 
-def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -> Read | None:
+def _follow(image: np.ndarray, track: Track, model: Model, profile):
     """Re-read the cards of ``track`` where they were: small regions of the frame instead
-    of all of it.  None (search the whole frame) unless every card reads again as the same
-    card, with the full read's threshold and checks."""
+    of all of it.  ([(card, confidence, candidate)], the last region's analysis), or None
+    (search the whole frame) unless every card reads again as the same card, with the
+    full read's threshold and checks."""
     if track.size != (image.shape[1], image.shape[0]):
         return None
     img, s = detect.to_working(image)
@@ -296,5 +357,4 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile, t0: float) -
     checks = classify.decide(again, Pr[k:], Ps[k:], threshold * 0.9)
     if any(r.card != h.card or q.card != h.card for r, q, h in zip(reads, checks, track.hits)):
         return None
-    return _read(image, a, len(cands), len(cands), [(r.card, r.confidence, r.cand) for r in reads],
-                 t0, step=track.step + 1)
+    return [(r.card, r.confidence, r.cand) for r in reads], a
