@@ -37,15 +37,10 @@ class Track:
     It names the cards, so it stays in the card reader (never in a feed or a log)."""
     size: tuple[int, int]                    # frame (w, h)
     hits: tuple[CardHit, ...]
-    step: int = 0                            # frames followed since the search that found it
-    hand: int = 0                            # cards in the hand (0: as many as hits)
-    faces: int = 0                           # faces the search saw (0: as many as hits)
-    age: int = 0                             # frames of this hand read before this one
-
-    @property
-    def n_cards(self) -> int:
-        """The hand's size."""
-        return self.hand or len(self.hits)
+    step: int                                # frames followed since the search that found it
+    n_cards: int                             # cards in the hand
+    faces: int                               # faces the search saw
+    age: int                                 # frames of this hand read before this one
 
     @property
     def complete(self) -> bool:
@@ -56,15 +51,14 @@ class Track:
         """Plain lists and numbers, to pass between processes."""
         return [list(self.size), self.step,
                 [[h.card, h.confidence, list(h.box), list(h.centre), list(h.down), h.unit] for h in self.hits],
-                self.hand, self.faces, self.age]
+                self.n_cards, self.faces, self.age]
 
     @classmethod
     def from_json(cls, data) -> "Track":
-        size, step, hits, *rest = data
-        hand, faces, age = (int(v) for v in (list(rest) + [0, 0, 0])[:3])
+        size, step, hits, n_cards, faces, age = data
         return cls((int(size[0]), int(size[1])),
                    tuple(CardHit(str(c), float(p), tuple(box), tuple(ctr), tuple(dn), float(u))
-                         for c, p, box, ctr, dn, u in hits), int(step), hand, faces, age)
+                         for c, p, box, ctr, dn, u in hits), int(step), int(n_cards), int(faces), int(age))
 
 
 @dataclass(frozen=True)

@@ -178,11 +178,11 @@ def test_a_hand_with_an_unread_card_is_followed_and_searched_again_every_few_fra
     kept = whole.hits[0]
     # the track a search would leave had it read only one of the two cards: in the hand's
     # first frames, the next frame is searched, and the search completes the hand
-    fresh = Track(whole.size, (kept,), 0, hand=2, faces=2, age=0)
+    fresh = Track(whole.size, (kept,), step=0, n_cards=2, faces=2, age=0)
     r = recognize(clip[1].image, 2, model=model, track=fresh)
     assert not r.followed and set(r.identified) == {"As", "Kd"} and r.track.age == 1
     # the same track of a hand held longer than that
-    track = Track(whole.size, (kept,), 0, hand=2, faces=2, age=PARTIAL_EAGER)
+    track = Track(whole.size, (kept,), step=0, n_cards=2, faces=2, age=PARTIAL_EAGER)
     assert not track.complete and Track.from_json(track.to_json()) == track
     for i in range(1, PARTIAL_SEARCH):
         r = recognize(clip[i].image, 2, model=model, track=track)
@@ -194,6 +194,9 @@ def test_a_hand_with_an_unread_card_is_followed_and_searched_again_every_few_fra
     r = recognize(clip[PARTIAL_SEARCH].image, 2, model=model, track=track)
     assert not r.followed, "the frame due for a search for the missing card was only followed"
     assert set(r.identified) == {"As", "Kd"} and r.track.complete, "the search did not complete the hand"
+    # a partial track of a Hold'em hand is not followed in an Omaha frame
+    held_on = Track(whole.size, (kept,), step=0, n_cards=2, faces=2, age=PARTIAL_EAGER)
+    assert not recognize(clip[1].image, 4, model=model, track=held_on).followed
 
 
 def test_a_searched_frame_keeps_the_cards_its_partial_track_read_again_unless_they_clash():
