@@ -168,10 +168,7 @@ INDEX_LIKE = 0.7
 
 
 def _near(r1, r2) -> bool:
-    return _near_cands(r1.cand, r2.cand)
-
-
-def _near_cands(c1, c2) -> bool:
+    c1, c2 = r1.cand, r2.cand
     return float(np.hypot(*(c1.centre - c2.centre))) < 1.2 * max(c1.unit, c2.unit)
 
 
@@ -193,11 +190,10 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
     if image is None or getattr(image, "size", 0) == 0:
         raise ValueError("empty image")
     _, prof = _profile_model(profile)
-    held = None  # the cards of a partial track, read again where they were
-    if track is not None and track.n_cards == n_cards:
+    if track is not None and track.n_cards == n_cards and (track.complete or (
+            track.age + 1 >= PARTIAL_EAGER and track.step + 1 < PARTIAL_SEARCH)):
         held = _follow(image, track, model or get_model(), prof)
-        if held is not None and (track.complete or (
-                track.age + 1 >= PARTIAL_EAGER and track.step + 1 < PARTIAL_SEARCH)):
+        if held is not None:
             found, a = held
             faces = min(n_cards, max(len(found), track.faces))
             return _read(image, a, n_cards, faces, found, t0, step=track.step + 1, age=track.age + 1)
@@ -242,31 +238,12 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
         if any(_near(r, fr) for _, _, fr in fused) or any(_near(r, s) for s in extra_spots):
             continue
         extra_spots.append(r)
-    found = [(c, p, r.cand) for c, p, r in fused]
-    if held is not None:
-        found = _with_held(found, held[0], n_cards)
-    faces = min(n_cards, max(len(found), len(fused) + len(extra_spots)))
+    faces = min(n_cards, len(fused) + len(extra_spots))
     if faces == 0:
         faces = min(n_cards, face_count(a))
     # the same hand read again (its track given): it keeps its age
-    return _read(image, a, n_cards, faces, found, t0, age=0 if track is None else track.age + 1)
-
-
-def _with_held(found: list, held: list, n_cards: int) -> list:
-    """A search's cards ``found`` plus the cards of a partial track read again in the same
-    frame (``held``), both [(card, confidence, candidate)]: a card the search missed this
-    time is still in the hand.  Where the two name different cards at one spot, neither is
-    kept; with more cards than the hand has, the search's alone."""
-    out = list(found)
-    for card, p, cand in held:
-        if any(c == card for c, _, _ in found):
-            continue
-        clash = [t for t in out if _near_cands(t[2], cand)]
-        if clash:
-            out = [t for t in out if t not in clash]
-            continue
-        out.append((card, p, cand))
-    return out if len(out) <= n_cards else list(found)
+    return _read(image, a, n_cards, faces, [(c, p, r.cand) for c, p, r in fused], t0,
+                 age=0 if track is None else track.age + 1)
 
 
 def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found, t0: float,

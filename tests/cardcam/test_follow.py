@@ -198,24 +198,3 @@ def test_a_hand_with_an_unread_card_is_followed_and_searched_again_every_few_fra
     held_on = Track(whole.size, (kept,), step=0, n_cards=2, faces=2, age=PARTIAL_EAGER)
     assert not recognize(clip[1].image, 4, model=model, track=held_on).followed
 
-
-def test_a_searched_frame_keeps_the_cards_its_partial_track_read_again_unless_they_clash():
-    """On the frame a partial track is searched again, the track's cards read again where
-    they were join the search's (a search can miss a card one frame and not the next); two
-    different cards at one spot are both dropped; more cards than the hand has: the search's."""
-    from types import SimpleNamespace
-
-    from cardcam.recognize import _with_held
-
-    def card(code, x):
-        return (code, 0.97, SimpleNamespace(centre=np.array([x, 100.0]), unit=10.0))
-
-    def codes(found):
-        return [c for c, _, _ in found]
-
-    kd, as_, qh_on_as, sc = card("Kd", 100), card("As", 300), card("Qh", 305), card("7c", 500)
-    assert codes(_with_held([kd], [as_], 2)) == ["Kd", "As"]          # the search missed the As
-    assert codes(_with_held([kd, as_], [as_], 2)) == ["Kd", "As"]     # found by both: once
-    assert codes(_with_held([kd, qh_on_as], [as_], 4)) == ["Kd"]      # As and Qh at one spot: neither
-    assert codes(_with_held([kd, sc], [as_], 2)) == ["Kd", "7c"]      # three for two: the search's
-    assert codes(_with_held([kd, sc], [as_], 4)) == ["Kd", "7c", "As"]
