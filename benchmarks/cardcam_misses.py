@@ -6,7 +6,8 @@ that lost it:
 * ``no_candidate``: no rank-suit pair was found in either index corner of the card
   (glyph search or pairing);
 * ``classified_other``: a candidate was found there, but the classifier's best guess is
-  another card or "not an index";
+  another card or "not an index" (split in ``classified_other``: ``not_an_index``,
+  ``rank_right``, ``suit_right``, ``other_card``);
 * ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
 * ``vetoed``: right and sure, but the ink colour, the spade shape, the pip or the rank-shape
   checks refuse it;
@@ -55,12 +56,29 @@ def _near_corner(quad, p) -> bool:
     return min(np.linalg.norm(quad[0] - p), np.linalg.norm(quad[2] - p)) < CORNER * w
 
 
+def _guess_kind(card: str, guesses: list[tuple[str, str]]) -> str:
+    """What the classifier made of a card none of whose corner candidates it read right:
+    ``not_an_index`` (every one "X" in rank and suit: the index's own rank-suit pair was
+    not formed, or not cut cleanly), ``rank_right`` (some candidate has the right rank,
+    none the right suit: plastic clubs taken for spades), ``suit_right`` or ``other_card``."""
+    if all(r == "X" and s == "X" for r, s in guesses):
+        return "not_an_index"
+    rank_right = any(r == card[0] for r, _ in guesses)
+    suit_right = any(s == card[1] for _, s in guesses)
+    if rank_right and not suit_right:
+        return "rank_right"
+    if suit_right and not rank_right:
+        return "suit_right"
+    return "other_card"
+
+
 def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     causes: Counter = Counter()
     wrong: list[dict] = []
     cards = right = 0
     flags: Counter = Counter()
+    other: Counter = Counter()
     for i in range(n):
         n_cards = 2 if i % 2 else 4
         f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
@@ -94,6 +112,8 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             best = [k for k in ks if classify.RANK_CLASSES[int(np.argmax(Pr[k]))] + classify.SUIT_CLASSES[int(np.argmax(Ps[k]))] == card]
             if not best:
                 causes["classified_other"] += 1
+                other[_guess_kind(card, [(classify.RANK_CLASSES[int(np.argmax(Pr[k]))],
+                                          classify.SUIT_CLASSES[int(np.argmax(Ps[k]))]) for k in ks])] += 1
                 continue
             sure = [k for k in best if classify.sure(Pr[k], Ps[k], model.threshold)]
             if not sure:
@@ -108,7 +128,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             if c not in f.cards:
                 wrong.append(dict(read=c, truth=list(f.cards), frame=i))
     return dict(cards=cards, right=right, missed=cards - right, causes=dict(causes.most_common()),
-                missed_with=dict(flags), wrong=wrong)
+                classified_other=dict(other.most_common()), missed_with=dict(flags), wrong=wrong)
 
 
 def main(argv=None) -> int:
@@ -126,12 +146,15 @@ def main(argv=None) -> int:
     decks = a.decks.split(",") if a.decks else list(SEEN) + list(HOLDOUT_DECKS)
     out: dict = dict(benchmark="cardcam_misses", level=a.level, threshold=model.threshold, decks={})
     total: Counter = Counter()
+    other: Counter = Counter()
     for i, d in enumerate(decks):
         m = misses(d, a.frames, a.level, model, a.seed + i)
         out["decks"][d] = m
         total.update(m["causes"])
+        other.update(m["classified_other"])
         print(f"{d}: {m['right']}/{m['cards']} {m['causes']}", file=sys.stderr)
     out["causes"] = dict(total.most_common())
+    out["classified_other"] = dict(other.most_common())
     out["wrong"] = sum(len(m["wrong"]) for m in out["decks"].values())
     print(json.dumps(out, indent=2))
     return 0
