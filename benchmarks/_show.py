@@ -40,12 +40,12 @@ def auth(command: dict) -> dict:
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 
-def show_toml(delay: float, port: int) -> str:
+def show_toml(delay: float, port: int, seats: int = 6) -> str:
     lines = ["[show]", 'name = "Benchmark show"', f"delay = {delay}", 'host = "127.0.0.1"', f"port = {port}",
              "[[levels]]", "small_blind = 100", "big_blind = 200", "ante = 200", "minutes = 600",
              "[[tables]]", f'id = "{TABLE}"', 'name = "Bench table"',
              "tv_rules = false"]  # the benchmarks time the hand path; the TV-table rules have their own tests
-    for seat in range(1, 7):
+    for seat in range(1, seats + 1):
         lines += ["[[tables.seats]]", f"seat = {seat}", f'id = "p-{seat}"', f'name = "Player {seat}"', 'country = "GB"',
                   "chips = 10000000"]
     for role, token in TOKENS.items():

@@ -6,7 +6,8 @@ from broadcast.cli import main
 def test_bench_lists_every_benchmark_with_what_it_measures(capsys):
     assert main(["bench", "--list"]) == 0
     out = capsys.readouterr().out
-    for name in ("rebuild_day", "equity_speed", "release_punctuality", "command_to_live", "cardcam_accuracy"):
+    for name in ("rebuild_day", "equity_speed", "release_punctuality", "command_to_live", "cardcam_accuracy",
+                 "cardcam_throughput"):
         assert name in out
     assert "12-hour day" in out
 

@@ -1,0 +1,35 @@
+"""``benchmarks/cardcam_throughput.py`` runs the real worker on cameras that hand over frames
+at 25 fps, and reports what it read, what it dropped and when each hand was confirmed.
+A small run here (two seats, one deal): the figures themselves are in docs/BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.cardcam.conftest import needs_decks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@needs_decks
+def test_the_throughput_benchmark_reads_every_seat_at_25_fps_and_posts_no_wrong_card(model, tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cardcam_throughput.py"), "--seats", "2",
+                           "--hands", "1", "--hold", "1.2", "--gap", "1", "--stagger", "0.2", "--level", "easy"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    frames = out["frames"]
+    # every frame of both clips (2.4 s of them at 25 fps) was handed over, and each was read or dropped
+    assert frames["offered"] == 2 * round((0.2 + 1.2 + 1 + 1) * 25)
+    assert frames["read"] + frames["dropped"] == frames["offered"]
+    assert 0 < frames["showing_read"] <= frames["showing_offered"]
+    hands = out["hands"]
+    assert hands["shown"] == 2 and len(hands["per_hand"]) == 2
+    assert hands["wrong_cards"] == 0
+    # two easy hands on two cores: both are seen as shown, and "shown" takes at least K=3 frames
+    assert hands["cards_shown_ms"]["n"] == 2
+    assert all(h["shown_ms"] >= 2 * 40 for h in hands["per_hand"])
+    assert out["vision_ms"]["felt"]["n"] > 0 and out["seats"] == 2
