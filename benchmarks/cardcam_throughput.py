@@ -20,7 +20,8 @@ It reports, for the whole run and for the showing windows alone:
   felt, a held hand followed, a hand searched);
 * per hand: shown (its first frame offered) to the worker's post that names every card,
   and to ``cards_shown``; how many within 300 ms; every posted card checked against the
-  hand (``wrong``).
+  hand (``wrong``); and from its last frame to the seat's confirmed "shown" going off
+  (``put_away_ms``: the dealer's light, the card room).
 
     .venv/bin/python benchmarks/cardcam_throughput.py [--seats 10] [--fps 25] [--hands 3]
 """
@@ -97,10 +98,18 @@ class Timed(Worker):
         super().__init__(*a, **kw)
         self.reads: list[tuple[str, float, float, dict]] = []   # (camera, ts, loop time, result)
         self.sent: list[tuple[float, dict]] = []
+        self.lights: list[tuple[int, float, bool]] = []  # (seat, loop time, confirmed shown) when it changes
+        self._shown: dict[int, bool] = {}
 
     async def _handle(self, cam, ts, result) -> None:
-        self.reads.append((cam.id, ts, asyncio.get_running_loop().time(), result))
+        now = asyncio.get_running_loop().time()
+        self.reads.append((cam.id, ts, now, result))
         await super()._handle(cam, ts, result)
+        for seat, _ in result["reads"]:
+            shown = self.trackers[TABLE].state(seat).shown
+            if self._shown.get(seat) != shown:
+                self._shown[seat] = shown
+                self.lights.append((seat, now, shown))
 
     async def post(self, table, command) -> bool:
         self.sent.append((asyncio.get_running_loop().time(), command))
@@ -192,7 +201,7 @@ def report(args, worker: Timed, sources: dict, hands: list[dict], t0: float, wal
     # frames of the showing windows: offered, read
     off_busy = sum(1 for s in sources.values() for ts in s.offered if any(a <= ts < b for a, b in windows))
     read_busy = len(busy)
-    lat, lat_shown, wrong, within = [], [], 0, 0
+    lat, lat_shown, put_away, wrong, within = [], [], [], 0, 0
     per_hand = []
     for h in hands:
         start, end = t0 + h["start"], t0 + h["end"]
@@ -214,8 +223,16 @@ def report(args, worker: Timed, sources: dict, hands: list[dict], t0: float, wal
             within += lat[-1] <= 300
         if shown_at is not None:
             lat_shown.append((shown_at - start) * 1000)
+        # put away: the seat's confirmed "shown" going off after the hand's last frame (at
+        # once when it was off already: a hand the reader lost sight of before it went)
+        before = [on for s, at, on in worker.lights if s == seat and at < end]
+        off = end if before and not before[-1] else next(
+            (at for s, at, on in worker.lights if s == seat and not on and at >= end), None)
+        if off is not None:
+            put_away.append((off - end) * 1000)
         per_hand.append(dict(seat=seat, deck=h["deck"], confirmed_ms=None if whole is None else round((whole - start) * 1000),
-                             shown_ms=None if shown_at is None else round((shown_at - start) * 1000)))
+                             shown_ms=None if shown_at is None else round((shown_at - start) * 1000),
+                             put_away_ms=None if off is None else round((off - end) * 1000)))
 
     def med(v):
         return round(statistics.median(v), 1) if v else None
@@ -235,6 +252,8 @@ def report(args, worker: Timed, sources: dict, hands: list[dict], t0: float, wal
                    confirmed_ms=dict(p50=med(lat), p90=round(pct(lat, 90)) if lat else None,
                                      max=round(max(lat)) if lat else None),
                    cards_shown_ms=dict(p50=med(lat_shown), n=len(lat_shown)),
+                   put_away_ms=dict(p50=med(put_away), max=round(max(put_away)) if put_away else None,
+                                    n=len(put_away)),
                    per_hand=per_hand),
         worker_cpu_s=round(user, 1),
     )

@@ -84,6 +84,17 @@ class Source:
             await self._event.wait()
             self._event.clear()
 
+    def newest(self, frame: Frame) -> Frame:
+        """``frame``, taken earlier, or a newer one that came while it waited to be read
+        (``frame`` is then dropped and counted)."""
+        if self._slot is None:
+            return frame
+        newer, self._slot = self._slot, None
+        if self._event is not None:
+            self._event.clear()
+        self.stats["dropped"] += 1
+        return newer
+
     async def close(self) -> None:
         self._closed = True
         if self._event is not None:
