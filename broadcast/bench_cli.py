@@ -52,13 +52,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if done.returncode != 0:
             print(f"tvtable bench: {name} failed (exit {done.returncode}):\n{done.stderr[-2000:]}", file=sys.stderr)
             return 1
-        lines = [line for line in done.stdout.splitlines() if line.strip()]
-        try:
-            results[name] = json.loads(lines[-1]) if lines else None
-        except json.JSONDecodeError:
-            results[name] = done.stdout.strip()
+        results[name] = _result(done.stdout)
     print(json.dumps(results if len(results) > 1 else results[args.names[0]], indent=2))
     return 0
+
+
+def _result(stdout: str):
+    """A benchmark's JSON: all of its output (most print one indented object), or else its
+    last line (a script that prints progress first); the text itself when neither parses."""
+    text = stdout.strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    for candidate in (text, lines[-1] if lines else ""):
+        try:
+            return json.loads(candidate) if candidate else None
+        except json.JSONDecodeError:
+            continue
+    return text
 
 
 def add_parser(sub) -> None:
@@ -67,5 +76,15 @@ def add_parser(sub) -> None:
                            description="Run benchmarks from benchmarks/: with no NAME, list them.")
     bench.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run, e.g. rebuild_day equity_speed")
     bench.add_argument("--list", action="store_true", help="list the benchmarks and what each measures")
-    bench.add_argument("extra", nargs=argparse.REMAINDER, help="arguments after -- go to the benchmark script")
-    bench.set_defaults(func=cmd_bench)
+    # what follows "--" goes to the benchmark scripts (split off by split_extra before parsing:
+    # argparse would take "--seats 2" as more benchmark names)
+    bench.set_defaults(func=cmd_bench, extra=[])
+    bench.epilog = "Arguments after -- go to each benchmark script, e.g. tvtable bench cardcam_throughput -- --seats 4"
+
+
+def split_extra(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``tvtable bench NAME -- ARGS``: (the arguments for tvtable, ARGS for the scripts)."""
+    if argv[:1] == ["bench"] and "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1:]
+    return argv, []

@@ -392,7 +392,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tvtable`` console script."""
+    from .bench_cli import split_extra
+
+    argv, extra = split_extra(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
+    if extra:
+        args.extra = extra
     return int(args.func(args) or 0)
 
 
