@@ -168,10 +168,46 @@ def _remove_outlines(ink: np.ndarray, side: int) -> np.ndarray:
     return ink & ~erase
 
 
-def analyse(image: np.ndarray) -> Analysis:
-    """The paper, ink and glyph maps of a whole frame."""
+def analyse(image: np.ndarray, *, whole: bool = False) -> Analysis:
+    """The paper, ink and glyph maps of a frame: of the part of it where card-face paper is
+    (:func:`paper_box`; ``origin`` and ``frame`` say where), as the whole frame's maps
+    would be there, or of all of it with ``whole``.  A hand covers about a third of a
+    hole-cam frame (the median of 105 synthetic hands), and a searched frame's maps and
+    glyphs then cost a third as much: 22.4 -> 18.8 ms a searched frame, the same cards read."""
     img, s = to_working(image)
-    return _analyse(img, s)
+    box = None if whole else paper_box(img)
+    if box is None:
+        return _analyse(img, s)
+    x0, y0, x1, y1 = box
+    H, W = img.shape[:2]
+    a = _analyse(img[y0:y1, x0:x1], s, cut=paper_cut(img), side=max(H, W), area=H * W, search=True)
+    a.origin = (x0, y0)
+    a.frame = (W, H)
+    return a
+
+
+#: Felt kept around the card-face paper when a frame is analysed in part (working px): the
+#: paper level's blur (a sigma of 1/80 of the frame's side, 12 px at 960x540) and a
+#: patch's reach beyond the index (about 30 px) stay inside.
+PAPER_MARGIN = 40
+
+
+def paper_box(img: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) of the working frame ``img`` holding all its card-face paper (as
+    :func:`has_paper` sees it in a quarter-size thumbnail) and ``PAPER_MARGIN`` px around
+    it; None when that is most of the frame anyway (nothing to save)."""
+    H, W = img.shape[:2]
+    if H < 64 or W < 64:
+        return None
+    t = cv2.resize(img, (W // 4, H // 4), interpolation=cv2.INTER_AREA)
+    ys, xs = np.nonzero(_planes(t)[4])
+    if not len(xs):
+        return None
+    x0 = max(0, int(xs.min()) * 4 - PAPER_MARGIN); x1 = min(W, int(xs.max()) * 4 + 4 + PAPER_MARGIN)
+    y0 = max(0, int(ys.min()) * 4 - PAPER_MARGIN); y1 = min(H, int(ys.max()) * 4 + 4 + PAPER_MARGIN)
+    if (x1 - x0) * (y1 - y0) > 0.8 * W * H:
+        return None
+    return x0, y0, x1, y1
 
 
 def analyse_region(img: np.ndarray, scale: float, box: tuple[int, int, int, int],
@@ -190,7 +226,11 @@ def analyse_region(img: np.ndarray, scale: float, box: tuple[int, int, int, int]
 
 
 def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int | None = None,
-             area: int | None = None) -> Analysis:
+             area: int | None = None, search: bool = False) -> Analysis:
+    """Maps of ``img``, a whole working frame, or a part of one when ``side`` (the frame's
+    longer side) and ``area`` (its area) are given: felt is then also what runs out of the
+    part.  The ink is cleaned for a glyph search (the felt and card outlines out of it) in
+    a whole frame, and in a part with ``search``."""
     (b, g, r), m, mf, sat, paper = _planes(img, cut)
     region = side is not None
     side = side or max(img.shape[:2])
@@ -229,13 +269,13 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
         # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
         # straight line, which :func:`_lines` takes out of the patch.
         felt = cv2.dilate(np.take(lut, nlab), np.ones((5, 5), np.uint8))  # take: 2x faster than lut[nlab]
-        if not region:
+        if not region or search:
             exterior = cv2.dilate(felt, np.ones((3, 3), np.uint8))  # = the big areas dilated 7x7
             ink &= exterior == 0
         glyph_dark = np.where(felt == 0, dark, np.float32(0.0))
     else:
         glyph_dark = dark
-    if not region:  # a region's index is read from glyph_dark alone: no glyph search in ``ink``
+    if not region or search:  # a followed region's index is read from glyph_dark alone
         ink = _remove_outlines(ink.astype(np.uint8), side).astype(bool)
     # (r - max(g, b)) / (r + 1), from 0 (the uint8 subtraction stops there) to under 1
     red = cv2.subtract(r, cv2.max(g, b)).astype(np.float32) / (r.astype(np.float32) + np.float32(1.0))
@@ -247,7 +287,7 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
 def _filter_glyphs(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
     x, y, w, h, area = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
     H, W = a.ink.shape
-    big = max(H, W) * 0.12
+    big = max(a.frame or (W, H)) * 0.12  # of the whole frame, also when a part is analysed
     keep = (area >= 10) & (np.maximum(w, h) >= 5) & (np.maximum(w, h) <= big) \
         & (area >= 0.1 * w * h)
     # must sit on paper: paper fraction of a ring around the box
@@ -285,7 +325,7 @@ def _glyph_components(a: Analysis):
     keep = _filter_glyphs(a, st, ii)
     H, W = a.ink.shape
     w, h, area = st[:, 2], st[:, 3], st[:, 4]
-    bad = (~keep) & (area >= 40) & ((np.maximum(w, h) > max(H, W) * 0.12) | (area < 0.1 * w * h))
+    bad = (~keep) & (area >= 40) & ((np.maximum(w, h) > max(a.frame or (W, H)) * 0.12) | (area < 0.1 * w * h))
     out_st, out_ce, out_ids = [st[keep]], [ce[keep]], [ids[keep]]
     if bad.any():
         lut = np.zeros(n, np.uint8)
@@ -453,6 +493,7 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     n = len(ce)
     if n < 2:
         return []
+    ce = ce + np.asarray(a.origin, np.float64)  # the analysis' px -> frame px (poses are in frame px)
     size = np.maximum(st[:, 2], st[:, 3]).astype(np.float64)
     d = np.hypot(ce[:, None, 0] - ce[None, :, 0], ce[:, None, 1] - ce[None, :, 1])
     ssum = size[:, None] + size[None, :]

@@ -15,7 +15,7 @@ from .detect import Analysis
 def face_regions(a: Analysis) -> list[dict]:
     """Card-sized paper regions of analysis ``a``: box, area, solidity (area over its
     convex hull's) and the share of ink inside the hull."""
-    H, W = a.paper.shape
+    W, H = a.frame or (a.paper.shape[1], a.paper.shape[0])  # the whole frame's, also for a part of it
     paper8 = a.paper.astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(paper8, connectivity=8)
     out = []

@@ -51,7 +51,7 @@ def test_glyph_components_are_opencvs_default_components():
 def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
     """A patch wholly inside the frame is passed on its corners alone; patches at and over
     every edge get the same answer as the pixel-by-pixel test."""
-    a = detect.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image)
+    a = detect.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image, whole=True)
     H, W = a.ink.shape
     mask = np.zeros((int(round((detect.PY1 - detect.PY0) * detect.UNIT)),
                      int(round(2 * detect.PX * detect.UNIT))), bool)
@@ -74,3 +74,44 @@ def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
                 assert got == by_pixels(M), (cx, cy, deg)
                 answers.add(got)
     assert answers == {True, False}
+
+
+def _sure_reads(model, cands):
+    from cardcam import classify
+    from cardcam.recognize import _proba
+
+    if not cands:
+        return []
+    reads = classify.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
+    return sorted(r.card for r in reads if r.card != "??")
+
+
+def test_a_frame_is_analysed_where_its_card_faces_are_and_reads_the_same_cards(model):
+    # A hand covers about a third of a hole-cam frame: only that part (and the felt around
+    # it) is analysed, as the whole frame's maps would be there.
+    rng = np.random.default_rng(11)
+    decks = ("anglo", "bellot", "dondorf", "tango", "paris", "plastic", "tigullio")
+    parts = 0
+    for i in range(14):
+        f = synth.hand_frame(rng, decks[i % 7], 2 if i % 2 else 4, ("easy", "moderate", "hard")[i % 3])
+        part, whole = detect.analyse(f.image), detect.analyse(f.image, whole=True)
+        if part.ink.shape != whole.ink.shape:
+            parts += 1
+            x0, y0 = part.origin
+            h, w = part.paper.shape
+            assert part.frame == (whole.ink.shape[1], whole.ink.shape[0])
+            assert np.array_equal(part.paper, whole.paper[y0:y0 + h, x0:x0 + w])  # the same cut
+            assert not whole.paper.sum() - part.paper.sum()  # all the frame's card-face paper
+        assert _sure_reads(model, detect.candidates(part)) == _sure_reads(model, detect.candidates(whole))
+    assert parts >= 10
+
+
+def test_a_frame_mostly_of_paper_is_analysed_whole():
+    img = np.full((540, 960, 3), 235, np.uint8)  # a card face filling the frame
+    assert detect.paper_box(img) is None
+    felt = np.full((540, 960, 3), (40, 90, 30), np.uint8)
+    assert detect.paper_box(felt) is None  # no paper: nothing to keep
+    felt[200:300, 400:470] = 235
+    x0, y0, x1, y1 = detect.paper_box(felt)
+    assert x0 <= 400 - detect.PAPER_MARGIN + 4 and x1 >= 470 + detect.PAPER_MARGIN - 4
+    assert y0 <= 200 - detect.PAPER_MARGIN + 4 and y1 >= 300 + detect.PAPER_MARGIN - 4

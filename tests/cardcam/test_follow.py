@@ -87,7 +87,7 @@ def test_a_followed_region_sees_the_paper_its_own_frame_shows():
     img, s = detect.to_working(dim)
     assert detect.paper_cut(img) < detect.paper_cut(detect.to_working(bright)[0]) - 20
     x0, y0, x1, y1 = box = (200, 100, 760, 440)
-    whole = detect.analyse(dim).paper[y0:y1, x0:x1]
+    whole = detect.analyse(dim, whole=True).paper[y0:y1, x0:x1]
     region = detect.analyse_region(img, s, box, detect.paper_cut(img))
     assert np.array_equal(region.paper, whole)
     stale = detect.analyse_region(img, s, box, detect.paper_cut(detect.to_working(bright)[0]))
