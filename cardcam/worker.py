@@ -137,6 +137,10 @@ def analyse(job: dict) -> dict:
     image = job.get("image")
     if image is None:
         data = np.frombuffer(job.get("jpeg") or b"", np.uint8)
+        if data.size and not job.get("tracks") and not job.get("crops"):
+            felt = _felt_only(data, job["regions"], t0)
+            if felt is not None:
+                return felt
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if image is None:
             return {"ok": False, "error": "not a decodable JPEG"}
@@ -168,6 +172,36 @@ def analyse(job: dict) -> dict:
                 crops[seat] = enc.tobytes()
     return {"ok": True, "reads": reads, "crops": crops, "tracks": tracks,
             "ms": round((time.perf_counter() - t0) * 1000, 1), "size": [int(image.shape[1]), int(image.shape[0])]}
+
+
+def _felt_only(data, regions, t0: float) -> dict | None:
+    """:func:`analyse`'s result for a JPEG none of whose regions shows card-face paper,
+    decoded at a quarter of its size only (the paper gate's own thumbnail size): the felt
+    between showings, most of a hole cam's frames, costs no full decode. None when a
+    region may show a card (or the JPEG does not decode): read it in full."""
+    import cv2
+
+    from .detect import thumbnail_has_paper
+
+    small = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_4)
+    if small is None:
+        return None
+    reads: list[tuple[Any, dict | None]] = []
+    for seat, box, n_cards in regions:
+        part = crop_region(small, box)
+        if part.size == 0 or 4 * min(part.shape[:2]) < 16:
+            reads.append((seat, None))  # as analyse: a region too small to read
+            continue
+        if thumbnail_has_paper(part):
+            return None
+        reads.append((seat, {"shown": False, "faces": 0, "cards": [UNKNOWN] * n_cards,
+                             "confidence": [0.0] * n_cards, "ms": 0.0, "followed": False}))
+    ms = round((time.perf_counter() - t0) * 1000, 1)
+    for _, raw in reads:
+        if raw is not None:
+            raw["ms"] = ms
+    return {"ok": True, "reads": reads, "crops": {}, "tracks": {}, "ms": ms,
+            "size": [4 * int(small.shape[1]), 4 * int(small.shape[0])]}
 
 
 def process_pool(jobs: int | None = None, *, model_path: str | None = None,
