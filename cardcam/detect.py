@@ -104,17 +104,27 @@ def has_paper(image: np.ndarray) -> bool:
     :func:`analyse`) covers at least ``MIN_PAPER`` of a quarter-size thumbnail.  About 1 ms,
     against about 20 ms for :func:`analyse` of a 960×540 frame.  Glare only adds paper, so
     it never makes a shown hand look empty."""
-    img, _ = to_working(image)
+    return shows_paper(paper_map(thumbnail(to_working(image)[0])))
+
+
+def thumbnail(img: np.ndarray) -> np.ndarray:
+    """A quarter-size thumbnail of working frame ``img`` (what the paper gate looks at)."""
     h, w = img.shape[:2]
-    if h >= 8 and w >= 8:
-        img = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-    return thumbnail_has_paper(img)
+    if h < 8 or w < 8:
+        return img
+    return cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
 
 
-def thumbnail_has_paper(thumb: np.ndarray) -> bool:
-    """:func:`has_paper` of a frame already at about a quarter of its size (a JPEG decoded
-    at a quarter of its size, ``cv2.IMREAD_REDUCED_COLOR_4``)."""
-    return float(_planes(thumb)[4].mean()) >= MIN_PAPER
+def paper_map(thumb: np.ndarray) -> np.ndarray:
+    """Card-face paper (bool: bright, unsaturated, as in :func:`analyse`) of a thumbnail
+    (:func:`thumbnail`, or a JPEG decoded at a quarter of its size)."""
+    return _planes(thumb)[4]
+
+
+def shows_paper(paper: np.ndarray) -> bool:
+    """The paper gate: a thumbnail's card-face paper (:func:`paper_map`) covers at least
+    ``MIN_PAPER`` of it."""
+    return float(paper.mean()) >= MIN_PAPER
 
 
 def _planes(img: np.ndarray, cut: float | None = None):
@@ -174,14 +184,15 @@ def _remove_outlines(ink: np.ndarray, side: int) -> np.ndarray:
     return ink & ~erase
 
 
-def analyse(image: np.ndarray, *, whole: bool = False) -> Analysis:
+def analyse(image: np.ndarray, *, whole: bool = False, paper: np.ndarray | None = None) -> Analysis:
     """The paper, ink and glyph maps of a frame: of the part of it where card-face paper is
     (:func:`paper_box`; ``origin`` and ``frame`` say where), as the whole frame's maps
     would be there, or of all of it with ``whole``.  A hand covers about a third of a
     hole-cam frame (the median of 105 synthetic hands), and a searched frame's maps and
-    glyphs then cost a third as much: 22.4 -> 18.8 ms a searched frame, the same cards read."""
+    glyphs then cost a third as much: 22.4 -> 18.8 ms a searched frame, the same cards read.
+    ``paper``: the frame's thumbnail paper, when the paper gate has it already."""
     img, s = to_working(image)
-    box = None if whole else paper_box(img)
+    box = None if whole else paper_box(img, paper)
     if box is None:
         return _analyse(img, s)
     x0, y0, x1, y1 = box
@@ -198,15 +209,15 @@ def analyse(image: np.ndarray, *, whole: bool = False) -> Analysis:
 PAPER_MARGIN = 40
 
 
-def paper_box(img: np.ndarray) -> tuple[int, int, int, int] | None:
+def paper_box(img: np.ndarray, paper: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
     """(x0, y0, x1, y1) of the working frame ``img`` holding all its card-face paper (as
-    :func:`has_paper` sees it in a quarter-size thumbnail) and ``PAPER_MARGIN`` px around
-    it; None when that is most of the frame anyway (nothing to save)."""
+    the paper gate sees it: ``paper``, its thumbnail's :func:`paper_map`, made here when not
+    given) and ``PAPER_MARGIN`` px around it; None when that is most of the frame anyway
+    (nothing to save)."""
     H, W = img.shape[:2]
     if H < 64 or W < 64:
         return None
-    t = cv2.resize(img, (W // 4, H // 4), interpolation=cv2.INTER_AREA)
-    ys, xs = np.nonzero(_planes(t)[4])
+    ys, xs = np.nonzero(paper_map(thumbnail(img)) if paper is None else paper)
     if not len(xs):
         return None
     x0 = max(0, int(xs.min()) * 4 - PAPER_MARGIN); x1 = min(W, int(xs.max()) * 4 + 4 + PAPER_MARGIN)

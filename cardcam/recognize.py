@@ -98,10 +98,12 @@ def _profile_model(profile) -> tuple[Model | None, object]:
     return None, profile
 
 
-def read_candidates(image: np.ndarray, model: Model | None = None, profile=None):
-    """All index candidates of a frame with their reads (for debugging and calibration)."""
+def read_candidates(image: np.ndarray, model: Model | None = None, profile=None, *,
+                    paper: np.ndarray | None = None):
+    """All index candidates of a frame with their reads (for debugging and calibration).
+    ``paper``: the frame's thumbnail paper, when the paper gate has it already."""
     model = model or get_model()
-    a = detect.analyse(image)
+    a = detect.analyse(image, paper=paper)
     cands = detect.candidates(a)
     if not cands:
         return a, [], []
@@ -197,9 +199,11 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
             found, a = held
             faces = min(n_cards, max(len(found), track.faces))
             return _read(image, a, n_cards, faces, found, t0, step=track.step + 1, age=track.age + 1)
-    if not detect.has_paper(image):  # felt, a thumb, card backs: no face to read
+    # the paper gate; its thumbnail's paper also tells analyse where the card faces are
+    paper = detect.paper_map(detect.thumbnail(detect.to_working(image)[0]))
+    if not detect.shows_paper(paper):  # felt, a thumb, card backs: no face to read
         return Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, (), (time.perf_counter() - t0) * 1000)
-    a, cands, reads = read_candidates(image, model, prof)
+    a, cands, reads = read_candidates(image, model, prof, paper=paper)
     # 1. conflicting reads of the same glyphs, or of the same spot: nobody wins
     sure = [r for r in reads if r.card != UNKNOWN]
     bad = set()

@@ -159,9 +159,7 @@ def analyse(job: dict) -> dict:
         r = recognize(part, n_cards, model=model, profile=profile, track=track)
         if r.track is not None:
             tracks[seat] = r.track.to_json()
-        reads.append((seat, {"shown": bool(r.shown), "faces": int(r.faces), "cards": list(r.cards),
-                             "confidence": [float(c) for c in r.confidence], "ms": round(r.ms, 1),
-                             "followed": bool(r.followed)}))
+        reads.append((seat, _raw(r)))
         if job.get("crops"):
             ph, pw = part.shape[:2]
             scale = min(1.0, CROP_WIDTH / pw)
@@ -174,6 +172,12 @@ def analyse(job: dict) -> dict:
             "ms": round((time.perf_counter() - t0) * 1000, 1), "size": [int(image.shape[1]), int(image.shape[0])]}
 
 
+def _raw(r) -> dict:
+    """A :class:`cardcam.recognize.Read` as plain data, for the worker's process."""
+    return {"shown": bool(r.shown), "faces": int(r.faces), "cards": list(r.cards),
+            "confidence": [float(c) for c in r.confidence], "ms": round(r.ms, 1), "followed": bool(r.followed)}
+
+
 def _felt_only(data, regions, t0: float) -> dict | None:
     """:func:`analyse`'s result for a JPEG none of whose regions shows card-face paper,
     decoded at a quarter of its size only (the paper gate's own thumbnail size): the felt
@@ -181,26 +185,20 @@ def _felt_only(data, regions, t0: float) -> dict | None:
     region may show a card (or the JPEG does not decode): read it in full."""
     import cv2
 
-    from .detect import thumbnail_has_paper
+    from .detect import paper_map, shows_paper
+    from .recognize import Read
 
     small = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_4)
     if small is None:
         return None
-    reads: list[tuple[Any, dict | None]] = []
-    for seat, box, n_cards in regions:
-        part = crop_region(small, box)
-        if part.size == 0 or 4 * min(part.shape[:2]) < 16:
-            reads.append((seat, None))  # as analyse: a region too small to read
-            continue
-        if thumbnail_has_paper(part):
-            return None
-        reads.append((seat, {"shown": False, "faces": 0, "cards": [UNKNOWN] * n_cards,
-                             "confidence": [0.0] * n_cards, "ms": 0.0, "followed": False}))
-    ms = round((time.perf_counter() - t0) * 1000, 1)
-    for _, raw in reads:
-        if raw is not None:
-            raw["ms"] = ms
-    return {"ok": True, "reads": reads, "crops": {}, "tracks": {}, "ms": ms,
+    parts = [(seat, crop_region(small, box), n_cards) for seat, box, n_cards in regions]
+    if any(part.size and 4 * min(part.shape[:2]) >= 16 and shows_paper(paper_map(part)) for _, part, _ in parts):
+        return None
+    ms = (time.perf_counter() - t0) * 1000
+    # as analyse: a region too small to read has no read
+    reads = [(seat, _raw(Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, ms=ms))
+              if part.size and 4 * min(part.shape[:2]) >= 16 else None) for seat, part, n_cards in parts]
+    return {"ok": True, "reads": reads, "crops": {}, "tracks": {}, "ms": round(ms, 1),
             "size": [4 * int(small.shape[1]), 4 * int(small.shape[0])]}
 
 
@@ -467,14 +465,14 @@ class Worker:
                     self._shown_posted.discard((table, seat))
             await self._publish_seat(cam, seat, state, raw, ts, crops.get(seat))
         # how much this camera needs the pool (cardcam.schedule): its most urgent seat's class
-        now, classes = time.monotonic(), [schedule.FRESH]
+        now, classes = time.monotonic(), []
         for seat, _ in result["reads"]:
             state = tracker.state(seat)
             if not state.shown:
                 self._shown_since.pop((table, seat), None)
-            since = self._shown_since.setdefault((table, seat), now) if state.shown else now
-            classes.append(schedule.FRESH if seat == BOARD else schedule.need(state.shown, state.complete, now - since))
-        self._need[cam.id] = min(classes[1:] or classes)
+            shown_for = now - self._shown_since.setdefault((table, seat), now) if state.shown else 0.0
+            classes.append(schedule.FRESH if seat == BOARD else schedule.need(state.shown, state.complete, shown_for))
+        self._need[cam.id] = min(classes, default=schedule.FRESH)
         await self._check_alerts(table)
 
     async def _board_need(self, table: str):
