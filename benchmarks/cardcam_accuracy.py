@@ -28,7 +28,7 @@ import numpy as np
 cv2.setNumThreads(1)  # one core's work, as in a vision process (cardcam.worker.warm)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardcam import detect, synth  # noqa: E402
+from cardcam import maps, synth  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
 from cardcam.recognize import recognize  # noqa: E402
 from cardcam.tracker import SeatTracker  # noqa: E402
@@ -97,7 +97,7 @@ def empty_frames(model, n: int, seed: int) -> dict:
         t0 = time.perf_counter()
         r = recognize(f.image, 2, model=model)
         ms.append((time.perf_counter() - t0) * 1000)
-        gated += not detect.has_paper(f.image)
+        gated += not maps.has_paper(f.image)
         shown += r.shown
     return dict(frames=n, stopped_at_gate=gated, taken_for_shown=shown, median_ms=round(float(np.median(ms)), 2))
 

@@ -34,7 +34,7 @@ import numpy as np
 cv2.setNumThreads(1)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardcam import classify, detect, synth  # noqa: E402
+from cardcam import classify, detect, maps, synth  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, get_model  # noqa: E402
 from cardcam.recognize import _proba, _stable, recognize  # noqa: E402
 from cardcam_accuracy import SEEN  # noqa: E402  (this folder: the same decks, the same seeds)
@@ -85,7 +85,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
         if f.kind != "hand":
             continue
         r = recognize(f.image, n_cards, model=model)
-        a = detect.analyse(f.image)
+        a = maps.analyse(f.image)
         cands = detect.candidates(a)
         by_card: dict[int, list[int]] = {}
         for k, c in enumerate(cands):

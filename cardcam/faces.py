@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .detect import Analysis
+from .maps import Analysis
 
 
 def face_regions(a: Analysis) -> list[dict]:

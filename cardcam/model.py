@@ -153,14 +153,14 @@ NEG_KEEP = 0.6
 
 def deck_samples(deck: str, n_frames: int, seed: int):
     """Feature vectors and labels from ``n_frames`` synthetic training frames of one deck."""
-    from . import classify, detect, synth
+    from . import classify, detect, maps, synth
     rng = np.random.default_rng(seed)
     synth.LEVELS["_train"] = TRAIN_LEVEL
     X, yr, ys = [], [], []
     for _ in range(n_frames):
         n = int(rng.choice([1, 2, 3, 4, 4]))
         f = synth.hand_frame(rng, deck, n_cards=n, level="_train", size=(640, 360))
-        a = detect.analyse(f.image)
+        a = maps.analyse(f.image)
         cands = detect.candidates(a)
         labels = label_candidates(f, cands, a.scale)
         for c, lab in zip(cands, labels):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import classify, detect
+from . import classify, detect, maps
 from .faces import face_count
 from .art import UNKNOWN
 from .model import Model, get_model
@@ -103,7 +103,7 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     """All index candidates of a frame with their reads (for debugging and calibration).
     ``paper``: the frame's thumbnail paper, when the paper gate has it already."""
     model = model or get_model()
-    a = detect.analyse(image, paper=paper)
+    a = maps.analyse(image, paper=paper)
     cands = detect.candidates(a)
     if not cands:
         return a, [], []
@@ -154,7 +154,7 @@ def _stable(a, reads, model, profile, threshold):
             for i, r in enumerate(reads)]
 
 
-def _jittered(a: detect.Analysis, c: detect.Candidate, jitter: tuple[float, float]):
+def _jittered(a: maps.Analysis, c: detect.Candidate, jitter: tuple[float, float]):
     """Candidate ``c`` cut again turned by ``jitter`` = (degrees, scale)."""
     t = np.radians(jitter[0])
     R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
@@ -200,8 +200,8 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
             faces = min(n_cards, max(len(found), track.faces))
             return _read(image, a, n_cards, faces, found, t0, step=track.step + 1, age=track.age + 1)
     # the paper gate; its thumbnail's paper also tells analyse where the card faces are
-    paper = detect.paper_map(detect.thumbnail(detect.to_working(image)[0]))
-    if not detect.shows_paper(paper):  # felt, a thumb, card backs: no face to read
+    paper = maps.paper_map(maps.thumbnail(maps.to_working(image)[0]))
+    if not maps.shows_paper(paper):  # felt, a thumb, card backs: no face to read
         return Read(False, 0, (UNKNOWN,) * n_cards, (0.0,) * n_cards, (), (time.perf_counter() - t0) * 1000)
     a, cands, reads = read_candidates(image, model, prof, paper=paper)
     # 1. conflicting reads of the same glyphs, or of the same spot: nobody wins
@@ -250,7 +250,7 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
                  age=0 if track is None else track.age + 1)
 
 
-def _read(image: np.ndarray, a: detect.Analysis, n_cards: int, faces: int, found, t0: float,
+def _read(image: np.ndarray, a: maps.Analysis, n_cards: int, faces: int, found, t0: float,
           step: int = 0, age: int = 0) -> Read:
     """The Read of identified cards ``found`` [(card, confidence, candidate)], left to right,
     with a track when a card was identified."""
@@ -305,16 +305,16 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile):
     full read's threshold and checks."""
     if track.size != (image.shape[1], image.shape[0]):
         return None
-    img, s = detect.to_working(image)
+    img, s = maps.to_working(image)
     H, W = img.shape[:2]
-    cut = detect.paper_cut(img)  # this frame's: the light moves between frames
+    cut = maps.paper_cut(img)  # this frame's: the light moves between frames
     poses = [(np.array(h.centre) * s, np.array(h.down), h.unit * s) for h in track.hits]
     cands: list = [None] * len(poses)
     owners: list = [None] * len(poses)
     for box, which in _regions(poses, W, H, max(H, W) / 80.0):
         if box[2] - box[0] < 16 or box[3] - box[1] < 16:
             return None
-        a = detect.analyse_region(img, s, box, cut)
+        a = maps.analyse_region(img, s, box, cut)
         for i in which:
             cands[i], owners[i] = detect.follow(a, *poses[i]), a
             if cands[i] is None:

@@ -185,7 +185,7 @@ def _felt_only(data, regions, t0: float) -> dict | None:
     region may show a card (or the JPEG does not decode): read it in full."""
     import cv2
 
-    from .detect import paper_map, shows_paper
+    from .maps import paper_map, shows_paper
     from .recognize import Read
 
     small = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_4)

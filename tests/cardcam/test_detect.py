@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cardcam import detect, synth
+from cardcam import detect, maps, synth
 
 from .conftest import needs_decks
 
@@ -22,7 +22,7 @@ def test_index_tight_in_the_card_corner_is_a_candidate(seed):
     rng = np.random.default_rng(seed)
     f = synth.hand_frame(rng, "bellot", n_cards=1, level="moderate", thumb=False,
                          glare=False, upside_down=False)
-    a = detect.analyse(f.image)
+    a = maps.analyse(f.image)
     to_img = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]),
                                          np.float32(f.quads[0]))
     rank, suit = cv2.perspectiveTransform(
@@ -40,7 +40,7 @@ def test_glyph_components_are_opencvs_default_components():
     centres of OpenCV's default 8-way labelling, on the ink of real hand frames."""
     rng = np.random.default_rng(3)
     for deck in ("anglo", "paris", "tigullio"):
-        ink = detect.analyse(synth.hand_frame(rng, deck, 4, "moderate").image).ink.astype(np.uint8)
+        ink = maps.analyse(synth.hand_frame(rng, deck, 4, "moderate").image).ink.astype(np.uint8)
         n, labels, stats, cents = detect._components8(ink)
         n0, labels0, stats0, cents0 = cv2.connectedComponentsWithStats(ink, connectivity=8)
         assert n == n0 > 10
@@ -51,7 +51,7 @@ def test_glyph_components_are_opencvs_default_components():
 def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
     """A patch wholly inside the frame is passed on its corners alone; patches at and over
     every edge get the same answer as the pixel-by-pixel test."""
-    a = detect.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image, whole=True)
+    a = maps.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image, whole=True)
     H, W = a.ink.shape
     mask = np.zeros((int(round((detect.PY1 - detect.PY0) * detect.UNIT)),
                      int(round(2 * detect.PX * detect.UNIT))), bool)
@@ -94,7 +94,7 @@ def test_a_frame_is_analysed_where_its_card_faces_are_and_reads_the_same_cards(m
     parts = 0
     for i in range(14):
         f = synth.hand_frame(rng, decks[i % 7], 2 if i % 2 else 4, ("easy", "moderate", "hard")[i % 3])
-        part, whole = detect.analyse(f.image), detect.analyse(f.image, whole=True)
+        part, whole = maps.analyse(f.image), maps.analyse(f.image, whole=True)
         if part.ink.shape != whole.ink.shape:
             parts += 1
             x0, y0 = part.origin
@@ -108,10 +108,10 @@ def test_a_frame_is_analysed_where_its_card_faces_are_and_reads_the_same_cards(m
 
 def test_a_frame_mostly_of_paper_is_analysed_whole():
     img = np.full((540, 960, 3), 235, np.uint8)  # a card face filling the frame
-    assert detect.paper_box(img) is None
+    assert maps.paper_box(img) is None
     felt = np.full((540, 960, 3), (40, 90, 30), np.uint8)
-    assert detect.paper_box(felt) is None  # no paper: nothing to keep
+    assert maps.paper_box(felt) is None  # no paper: nothing to keep
     felt[200:300, 400:470] = 235
-    x0, y0, x1, y1 = detect.paper_box(felt)
-    assert x0 <= 400 - detect.PAPER_MARGIN + 4 and x1 >= 470 + detect.PAPER_MARGIN - 4
-    assert y0 <= 200 - detect.PAPER_MARGIN + 4 and y1 >= 300 + detect.PAPER_MARGIN - 4
+    x0, y0, x1, y1 = maps.paper_box(felt)
+    assert x0 <= 400 - maps.PAPER_MARGIN + 4 and x1 >= 470 + maps.PAPER_MARGIN - 4
+    assert y0 <= 200 - maps.PAPER_MARGIN + 4 and y1 >= 300 + maps.PAPER_MARGIN - 4

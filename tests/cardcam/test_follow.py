@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cardcam import detect, synth
+from cardcam import detect, maps, synth
 from cardcam.recognize import Track, recognize
 from cardcam.worker import analyse
 
@@ -84,13 +84,13 @@ def test_a_followed_region_sees_the_paper_its_own_frame_shows():
     clip = synth.hand_clip(np.random.default_rng(8), "anglo", 2, "easy", frames=1, cards=("As", "Kd"))
     bright = clip[0].image
     dim = np.clip(bright.astype(np.float32) * 0.7, 0, 255).astype(np.uint8)
-    img, s = detect.to_working(dim)
-    assert detect.paper_cut(img) < detect.paper_cut(detect.to_working(bright)[0]) - 20
+    img, s = maps.to_working(dim)
+    assert maps.paper_cut(img) < maps.paper_cut(maps.to_working(bright)[0]) - 20
     x0, y0, x1, y1 = box = (200, 100, 760, 440)
-    whole = detect.analyse(dim, whole=True).paper[y0:y1, x0:x1]
-    region = detect.analyse_region(img, s, box, detect.paper_cut(img))
+    whole = maps.analyse(dim, whole=True).paper[y0:y1, x0:x1]
+    region = maps.analyse_region(img, s, box, maps.paper_cut(img))
     assert np.array_equal(region.paper, whole)
-    stale = detect.analyse_region(img, s, box, detect.paper_cut(detect.to_working(bright)[0]))
+    stale = maps.analyse_region(img, s, box, maps.paper_cut(maps.to_working(bright)[0]))
     assert stale.paper.sum() < 0.9 * whole.sum()  # the bright frame's cut loses dimmed paper
 
 
