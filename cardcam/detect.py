@@ -44,6 +44,9 @@ class Glyph:
     red: float               # mean redness of its ink
     sat: float               # mean saturation of its ink
     mass: float              # ink fraction of its box
+    parts: int = 1           # ink components it was joined from ("1" + "0" of a ten)
+    stacked: float = 0.0     # of those, the most one overlaps the first across (0: side by side)
+    felt_top: float = 0.0    # felt cut away against its top, per px of its width (below)
 
 
 @dataclass
@@ -158,6 +161,25 @@ def _lines(ink: np.ndarray) -> np.ndarray:
     return cv2.dilate(hl | vl, np.ones((3, 3), np.uint8))
 
 
+#: Share of a rank glyph's top (from its box's top) where :func:`_felt_top` looks.
+FELT_TOP_ROWS = 0.3
+
+
+def _felt_top(dk: np.ndarray, gdk: np.ndarray, rmask: np.ndarray, rb) -> float:
+    """How much felt was cut away against the top of a rank glyph: pixels next to the
+    glyph's top part that are dark in the full darkness but not in the glyph darkness (the
+    felt map took them), per pixel of the glyph's width.  An index printed tight to the
+    card's edge touches the felt, and the felt map can take a stroke with it: the top loop
+    of an 8 goes and a 6 is left."""
+    x0, y0, x1, y1 = rb
+    h, w = y1 - y0, max(x1 - x0, 1)
+    ya, yb = max(y0 - 2, 0), y0 + max(int(round(FELT_TOP_ROWS * h)), 1)
+    xa, xb = max(x0 - 2, 0), x1 + 2
+    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    cut = (dk[ya:yb, xa:xb] > 0.28) & ~(gdk[ya:yb, xa:xb] > 0.28)
+    return float((near & cut).sum()) / w
+
+
 def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
     x0, y0, x1, y1 = box
     c = p[y0:y1, x0:x1]
@@ -194,6 +216,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     # rank: the nearest component plus side-by-side parts (e.g. "1" "0"), all above the suit
     rx, ry, rw, rh, _ = stats[jr]
     parts = [jr]
+    stacked = 0.0
     for j in range(1, n):
         if j in (jr, js):
             continue
@@ -208,6 +231,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
         if (gap < 0.22 * rh and 0.55 * rh < h < 1.5 * rh and y + h <= sy + 2
                 and ux1 - ux0 < 1.5 * max(h, rh)):
             parts.append(j)
+            stacked = max(stacked, -gap / max(min(w, rw), 1))
     xs = [stats[j, 0] for j in parts]; ys = [stats[j, 1] for j in parts]
     xe = [stats[j, 0] + stats[j, 2] for j in parts]; ye = [stats[j, 1] + stats[j, 3] for j in parts]
     rb = (min(xs), min(ys), max(xe), max(ye))
@@ -257,6 +281,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     # centroids of rank group and suit in patch px, for axis refinement
     rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
     sc = np.array([cents[js, 0], cents[js, 1]])
+    rank.parts, rank.stacked = len(parts), stacked
+    rank.felt_top = _felt_top(dk, gdk, rmask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb)
 
 
