@@ -345,10 +345,11 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
         si = int(np.argmax(ps))
         index_like = float(1.0 - pr[-1]) * float(1.0 - ps[-1])
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
+        p = float(pr[ri] * ps[si])
         if (rank == "X" or suit == "X" or not sure(pr, ps, threshold)
                 or not colour_ok(suit, c) or not shape_ok(suit, c) or pip > 0.75
-                or not rank_shape_ok(rank, c) or not cut_ok(rank, c, float(pr[ri] * ps[si]))):
+                or not rank_shape_ok(rank, c) or not cut_ok(rank, c, p)):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         else:
-            out.append(CardRead(rank + suit, float(pr[ri] * ps[si]), index_like, c.box, c))
+            out.append(CardRead(rank + suit, p, index_like, c.box, c))
     return out

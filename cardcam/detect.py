@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .maps import Analysis
+from .maps import INK, Analysis
 
 #: Pixels per index unit (the distance between rank and suit centres) in patches.
 UNIT = 24
@@ -176,7 +176,7 @@ def _felt_top(dk: np.ndarray, gdk: np.ndarray, rmask: np.ndarray, rb) -> float:
     ya, yb = max(y0 - 2, 0), y0 + max(int(round(FELT_TOP_ROWS * h)), 1)
     xa, xb = max(x0 - 2, 0), x1 + 2
     near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    cut = (dk[ya:yb, xa:xb] > 0.28) & ~(gdk[ya:yb, xa:xb] > 0.28)
+    cut = (dk[ya:yb, xa:xb] > INK) & ~(gdk[ya:yb, xa:xb] > INK)
     return float((near & cut).sum()) / w
 
 
@@ -196,7 +196,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     # Most candidates fail the layout test below: warp the other planes only for those that pass.
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
     (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
-    ink = (gdk > 0.28).astype(np.uint8)
+    ink = (gdk > INK).astype(np.uint8)
     lines = _lines(ink)
     ink &= ~lines & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)

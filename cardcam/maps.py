@@ -23,6 +23,8 @@ import numpy as np
 
 #: Working frames are downscaled so the longer side is at most this.
 MAX_SIDE = 1280
+#: Darkness over which a pixel is ink (glyphs are cut from the darkness maps at this level).
+INK = 0.28
 
 
 @dataclass
@@ -228,7 +230,7 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
     np.subtract(np.float32(1.0), dark, out=dark)
     np.clip(dark, 0.0, 1.0, out=dark)
     dark[~near] = 0.0
-    ink = dark > 0.28
+    ink = dark > INK
     # the felt (or a card back) around the cards is not ink: large non-paper areas,
     # found after an erosion that cuts the thin strokes linking them to glyphs
     nonpaper = cv2.erode((~paper).astype(np.uint8), np.ones((5, 5), np.uint8))

@@ -21,6 +21,15 @@ def _score(deck, n_cards, seeds, model, **kw):
     return right, wrong
 
 
+def _bench_frame(deck, seed, frame):
+    """Frame ``frame`` of the misses benchmark's single frames of ``deck`` at ``seed``."""
+    rng = np.random.default_rng(seed)
+    for i in range(frame + 1):
+        f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
+                        p_backs=0.1, p_empty=0.1)
+    return f
+
+
 def test_index_printed_against_the_card_edge_is_read(model):
     # bellot prints its index tight in the corner: in the upright patch the felt beyond the
     # card's edge touched the rank and merged with it, so few bellot cards were read (5 of
@@ -93,10 +102,7 @@ def test_a_rank_much_smaller_than_its_suit_is_not_read(model):
     rank is half as tall as that "suit", and was read as a sure queen of hearts (unseen
     deck tigullio, the accuracy benchmark's frames). A rank is never much smaller than
     its suit (0.77 of it at the least in seven decks)."""
-    rng = np.random.default_rng(1006)
-    for i in range(37):
-        f = synth.frame(rng, "tigullio", n_cards=2 if i % 2 else 4, level="moderate",
-                        p_backs=0.1, p_empty=0.1)
+    f = _bench_frame("tigullio", 1006, 36)
     assert f.cards == ("7h", "8h", "Th", "Ac")
     r = recognize(f.image, 4, model=model)
     assert "Qh" not in r.identified
@@ -155,15 +161,6 @@ def test_a_six_cut_into_by_the_felt_at_its_top_needs_a_strict_read():
     assert cut_ok("6", _cand(_glyph(felt_top=0.94)), STRICT)
     assert cut_ok("6", _cand(_glyph(felt_top=0.2)), 0.97)
     assert cut_ok("7", _cand(_glyph(felt_top=1.1)), 0.97)  # no rank's top part is a 7
-
-
-def _bench_frame(deck, seed, frame):
-    """Frame ``frame`` of the misses benchmark's single frames of ``deck`` at ``seed``."""
-    rng = np.random.default_rng(seed)
-    for i in range(frame + 1):
-        f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
-                        p_backs=0.1, p_empty=0.1)
-    return f
 
 
 def test_an_eight_whose_top_loop_the_felt_took_is_not_read_as_a_six(model):
