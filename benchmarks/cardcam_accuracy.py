@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-cv2.setNumThreads(1)  # one core's work, as in a vision process (cardcam.worker.warm)
+cv2.setNumThreads(1)  # one core's work, as in a vision process (cardcam.vision.warm)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardcam import maps, synth  # noqa: E402

@@ -51,7 +51,8 @@ from cardcam import synth  # noqa: E402
 from cardcam.cameras import read_cardcam  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, Progress, get_model  # noqa: E402
 from cardcam.sources import Frame, Source  # noqa: E402
-from cardcam.worker import Worker, analyse, process_pool, shutdown_pool  # noqa: E402
+from cardcam.vision import analyse, process_pool, shutdown_pool  # noqa: E402
+from cardcam.worker import Worker  # noqa: E402
 
 SEEN = ("anglo", "bellot", "dondorf", "tango")
 

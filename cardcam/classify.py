@@ -148,6 +148,32 @@ class MLP:
                    float(g("temperature")))
 
 
+@dataclass
+class Ensemble:
+    """MLPs trained alike from different seeds; their probabilities are averaged."""
+    members: list[MLP]
+
+    def proba(self, X: np.ndarray) -> np.ndarray:
+        return sum(m.proba(X) for m in self.members) / len(self.members)
+
+    def to_dict(self, prefix: str) -> dict[str, np.ndarray]:
+        d = {f"{prefix}_members": np.int32(len(self.members))}
+        for i, m in enumerate(self.members):
+            d.update(m.to_dict(f"{prefix}{i}"))
+        return d
+
+    @classmethod
+    def from_dict(cls, d, prefix: str) -> "Ensemble":
+        return cls([MLP.from_dict(d, f"{prefix}{i}") for i in range(int(d[f"{prefix}_members"]))])
+
+
+def load_classifier(d, prefix: str) -> "MLP | Ensemble":
+    """The MLP or ensemble saved under ``prefix`` in an npz mapping."""
+    if f"{prefix}_members" in d:
+        return Ensemble.from_dict(d, prefix)
+    return MLP.from_dict(d, prefix)
+
+
 def train_mlp(X: np.ndarray, y: np.ndarray, n_classes: int, rng: np.random.Generator,
               hidden: int = 160, epochs: int = 30, lr: float = 2e-3, wd: float = 1e-4,
               class_weight: np.ndarray | None = None, progress=None) -> MLP:

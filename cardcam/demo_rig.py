@@ -19,7 +19,8 @@ import time
 from typing import Any
 
 from .cameras import BOARD, frames_key, read_cardcam
-from .worker import Worker, process_pool, shutdown_pool, warm
+from .vision import process_pool, shutdown_pool, warm
+from .worker import Worker
 
 log = logging.getLogger("tvtable.cardcam.demo")
 

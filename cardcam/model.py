@@ -83,11 +83,11 @@ class Model:
     @classmethod
     def load(cls, path: Path) -> "Model":
         import json
-        from .classify import MLP
+        from .classify import load_classifier
         with np.load(path, allow_pickle=False) as d:
             if int(d["version"]) != MODEL_VERSION:
                 raise ValueError(f"model {path} is version {int(d['version'])}, need {MODEL_VERSION}")
-            return cls(MLP.from_dict(d, "rank"), MLP.from_dict(d, "suit"),
+            return cls(load_classifier(d, "rank"), load_classifier(d, "suit"),
                        float(d["threshold"]), json.loads(str(d["info"])))
 
 
@@ -214,20 +214,17 @@ class Progress:
         self.stream.flush()
 
 
-def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25,
-          workers: int | None = None, seed: int = 1234, quiet: bool = False,
-          decks: tuple[str, ...] | None = None) -> Model:
-    """Render the decks, make synthetic training frames, train both MLPs, save."""
-    from multiprocessing import get_context
-
-    from . import classify
-    path = Path(path) if path else default_model_path()
+def training_decks() -> tuple[str, ...]:
+    """The training and partly used decks that this machine has."""
     have = set(art.available_decks())
-    if decks is None:
-        decks = tuple(d for d in TRAIN_DECKS + tuple(PARTIAL_DECKS) if d in have)
-    if not decks:
-        raise RuntimeError(f"no card decks found in {art.DECK_DIR} (apt-get install gnome-cards-data)")
-    t0 = time.monotonic()
+    return tuple(d for d in TRAIN_DECKS + tuple(PARTIAL_DECKS) if d in have)
+
+
+def training_samples(decks: tuple[str, ...], frames_per_deck: int = 200, seed: int = 1234,
+                     workers: int | None = None, quiet: bool = False):
+    """Feature vectors and rank/suit labels of the decks' synthetic training frames, in job
+    order, so the same arguments give the same samples whichever worker finishes first."""
+    from multiprocessing import get_context
     jobs = []
     for i, d in enumerate(decks):
         n = frames_per_deck if d in TRAIN_DECKS else max(frames_per_deck // 2, 4)
@@ -238,8 +235,8 @@ def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25
     Xs, yrs, yss = [], [], []
     if workers > 1:
         with get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
-            # in job order, so a build is the same whichever worker finishes first
-            for deck, (X, yr, ys) in pool.imap(_job, jobs):
+            results = pool.imap(_job, jobs)
+            for deck, (X, yr, ys) in results:
                 if len(yr):
                     Xs.append(X); yrs.append(yr); yss.append(ys)
                 bar.update(1, deck)
@@ -249,7 +246,14 @@ def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25
             if len(yr):
                 Xs.append(X); yrs.append(yr); yss.append(ys)
             bar.update(1, deck)
-    X = np.concatenate(Xs); yr = np.concatenate(yrs); ys = np.concatenate(yss)
+    return np.concatenate(Xs), np.concatenate(yrs), np.concatenate(yss)
+
+
+def train(X: np.ndarray, yr: np.ndarray, ys: np.ndarray, seed: int = 1234, epochs: int = 25,
+          hidden: int = 160, quiet: bool = False) -> tuple["classify.MLP", "classify.MLP", dict]:
+    """Train the rank and suit MLPs on the samples (a tenth held out to fit the softmax
+    temperature and to measure); returns them with their validation figures."""
+    from . import classify
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(yr))
     nval = len(yr) // 10
@@ -258,19 +262,35 @@ def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25
     cw_r = np.ones(len(classify.RANK_CLASSES), np.float32)
     cw_s = np.ones(len(classify.SUIT_CLASSES), np.float32)
     cw_r[-1] = 0.5; cw_s[-1] = 0.5
-    bar2 = Progress(2 * epochs, "training", stream=open(os.devnull, "w") if quiet else None)
-    mr = classify.train_mlp(X[tr], yr[tr], len(classify.RANK_CLASSES), rng, epochs=epochs,
-                            class_weight=cw_r, progress=lambda e, n: bar2.update(1, "rank"))
-    ms = classify.train_mlp(X[tr], ys[tr], len(classify.SUIT_CLASSES), rng, epochs=epochs,
-                            class_weight=cw_s, progress=lambda e, n: bar2.update(1, "suit"))
+    bar = Progress(2 * epochs, "training", stream=open(os.devnull, "w") if quiet else None)
+    mr = classify.train_mlp(X[tr], yr[tr], len(classify.RANK_CLASSES), rng, hidden=hidden,
+                            epochs=epochs, class_weight=cw_r,
+                            progress=lambda e, n: bar.update(1, "rank"))
+    ms = classify.train_mlp(X[tr], ys[tr], len(classify.SUIT_CLASSES), rng, hidden=hidden,
+                            epochs=epochs, class_weight=cw_s,
+                            progress=lambda e, n: bar.update(1, "suit"))
     mr.temperature = classify.fit_temperature(mr, X[val], yr[val])
     ms.temperature = classify.fit_temperature(ms, X[val], ys[val])
-    acc_r = float((mr.proba(X[val]).argmax(1) == yr[val]).mean())
-    acc_s = float((ms.proba(X[val]).argmax(1) == ys[val]).mean())
-    info = dict(decks=list(decks), holdout=list(HOLDOUT_DECKS), samples=int(len(yr)),
-                positives=int((yr != len(classify.RANK_CLASSES) - 1).sum()),
-                val_acc_rank=acc_r, val_acc_suit=acc_s, frames_per_deck=frames_per_deck,
-                epochs=epochs, seconds=round(time.monotonic() - t0, 1))
+    info = dict(samples=int(len(yr)), positives=int((yr != len(classify.RANK_CLASSES) - 1).sum()),
+                val_acc_rank=float((mr.proba(X[val]).argmax(1) == yr[val]).mean()),
+                val_acc_suit=float((ms.proba(X[val]).argmax(1) == ys[val]).mean()),
+                epochs=epochs, hidden=hidden)
+    return mr, ms, info
+
+
+def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25,
+          workers: int | None = None, seed: int = 1234, quiet: bool = False,
+          decks: tuple[str, ...] | None = None) -> Model:
+    """Render the decks, make synthetic training frames, train both MLPs, save."""
+    path = Path(path) if path else default_model_path()
+    decks = training_decks() if decks is None else decks
+    if not decks:
+        raise RuntimeError(f"no card decks found in {art.DECK_DIR} (apt-get install gnome-cards-data)")
+    t0 = time.monotonic()
+    X, yr, ys = training_samples(decks, frames_per_deck, seed, workers, quiet)
+    mr, ms, fit = train(X, yr, ys, seed, epochs, quiet=quiet)
+    info = dict(decks=list(decks), holdout=list(HOLDOUT_DECKS), **fit,
+                frames_per_deck=frames_per_deck, seconds=round(time.monotonic() - t0, 1))
     model = Model(mr, ms, THRESHOLD, info)
     model.save(path)
     try:  # a copy outside the work tree, so fresh checkouts on this machine reuse it

@@ -18,7 +18,8 @@ import pytest
 from cardcam import cameras as names
 from cardcam.art import BACK
 from cardcam.board import BoardNeed, cards_to_deal
-from cardcam.worker import Worker, process_pool
+from cardcam.vision import process_pool
+from cardcam.worker import Worker
 from tests.cardcam.conftest import have_decks
 from tests.cardcam.test_worker import Running, card_words, inbox, settings_for, show, until  # noqa: F401 - fixture
 

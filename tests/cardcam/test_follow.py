@@ -9,7 +9,7 @@ import pytest
 
 from cardcam import detect, maps, synth
 from cardcam.recognize import Track, recognize
-from cardcam.worker import analyse
+from cardcam.vision import analyse
 
 from .conftest import needs_decks
 

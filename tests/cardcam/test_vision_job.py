@@ -1,4 +1,4 @@
-"""The vision process's job (``cardcam.worker.analyse``) on pushed JPEGs: a frame of felt
+"""The vision process's job (``cardcam.vision.analyse``) on pushed JPEGs: a frame of felt
 is answered from a quarter-size decode (the paper gate's own thumbnail size), and any
 frame that may show a card is read in full, as if the paper gate were never there."""
 
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from cardcam import synth
-from cardcam.worker import analyse
+from cardcam.vision import analyse
 
 from .conftest import needs_decks
 

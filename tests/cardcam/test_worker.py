@@ -24,7 +24,8 @@ from broadcast.store import keys
 from cardcam import cameras as names
 from cardcam.cameras import read_cardcam
 from cardcam.sources import CaptureSource, FolderSource
-from cardcam.worker import Worker, process_pool
+from cardcam.vision import process_pool
+from cardcam.worker import Worker
 from tests.cardcam.conftest import have_decks
 from tests.conftest import show_toml, start_show
 
