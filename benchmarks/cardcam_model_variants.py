@@ -5,15 +5,15 @@ once and kept in ``var/cardcam/samples-<frames>-<seed>.npz``; each variant is th
 on them and saved as ``var/cardcam/variants/<name>.npz``, ready for
 ``benchmarks/cardcam_misses.py --model FILE``.  Variant names:
 
-* ``h<N>``: hidden layer of N units (the build's is ``h160``, the same model bit for bit
-  as ``cardcam build-model`` on this machine);
+* ``h<N>``: hidden layer of N units (the build's is ``h480``, model v7, the same model bit
+  for bit as ``cardcam build-model`` on this machine; v6 was ``h160``);
 * ``h<N>e<E>``: and E epochs instead of 25;
 * ``h<N>s<S>``: and training seed S instead of 1234 (another draw of the same model);
 * ``h<N>x<K>``: an ensemble of K such MLPs (seeds 1234, 1235, ...), their probabilities
   averaged.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/cardcam_model_variants.py \\
-        --variants h160,h320,h160x3
+        --variants h160,h480,h480x3
 """
 from __future__ import annotations
 
@@ -61,12 +61,13 @@ def variant(name: str, X, yr, ys, seed: int) -> tuple[model.Model, dict]:
         rank, suit = ranks[0], suits[0]
     else:
         rank, suit = classify.Ensemble(ranks), classify.Ensemble(suits)
-    return model.Model(rank, suit, model.THRESHOLD, {"variant": name}), infos
+    info = {"variant": name, "decks": list(model.training_decks()), "holdout": list(model.HOLDOUT_DECKS)}
+    return model.Model(rank, suit, model.THRESHOLD, info), infos
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--variants", default="h160,h320", help="comma-separated variant names")
+    p.add_argument("--variants", default="h160,h480", help="comma-separated variant names")
     p.add_argument("--frames", type=int, default=200, help="training frames per deck (the build's: 200)")
     p.add_argument("--seed", type=int, default=1234, help="the build's seed")
     a = p.parse_args(argv)

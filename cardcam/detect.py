@@ -47,6 +47,7 @@ class Glyph:
     parts: int = 1           # ink components it was joined from ("1" + "0" of a ten)
     stacked: float = 0.0     # of those, the most one overlaps the first across (0: side by side)
     felt_top: float = 0.0    # felt cut away against its top, per px of its width (below)
+    cut_away: float = 0.0    # ink cut away next to it (felt, outlines), per px of its height
 
 
 @dataclass
@@ -180,6 +181,20 @@ def _felt_top(dk: np.ndarray, gdk: np.ndarray, rmask: np.ndarray, rb) -> float:
     return float((near & cut).sum()) / w
 
 
+def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
+    """How much ink was cut away right next to a rank glyph, per pixel of its height:
+    pixels touching the glyph that are dark in the full darkness but are not glyph ink,
+    because the felt map or a card outline took them.  A rank that runs into the card's
+    edge, or under the edge of the card lying over it, loses a stroke there, and what is
+    left can read as another rank: an upside-down 8 cut by that edge was read as a Q, a 5
+    whose bar ran into the felt as a J."""
+    x0, y0, x1, y1 = rb
+    ya, yb, xa, xb = max(y0 - 2, 0), y1 + 2, max(x0 - 2, 0), x1 + 2
+    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    cut = (dk[ya:yb, xa:xb] > INK) & (ink[ya:yb, xa:xb] == 0)
+    return float((near & cut).sum()) / max(y1 - y0, 1)
+
+
 def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
     x0, y0, x1, y1 = box
     c = p[y0:y1, x0:x1]
@@ -283,6 +298,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     sc = np.array([cents[js, 0], cents[js, 1]])
     rank.parts, rank.stacked = len(parts), stacked
     rank.felt_top = _felt_top(dk, gdk, rmask, rb)
+    rank.cut_away = _cut_away(dk, ink, rmask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb)
 
 

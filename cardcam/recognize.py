@@ -143,7 +143,7 @@ def _stable(a, reads, model, profile, threshold):
     if jittered:
         cands = [j for _, j in jittered]
         again = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
-                                threshold * 0.9)
+                                threshold * 0.9, cut_away=False)
         for (i, _), q in zip(jittered, again):
             if q.card == UNKNOWN:
                 unsure[i] += 1
