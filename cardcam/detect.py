@@ -173,12 +173,16 @@ def _felt_top(dk: np.ndarray, gdk: np.ndarray, rmask: np.ndarray, rb) -> float:
     card's edge touches the felt, and the felt map can take a stroke with it: the top loop
     of an 8 goes and a 6 is left."""
     x0, y0, x1, y1 = rb
-    h, w = y1 - y0, max(x1 - x0, 1)
-    ya, yb = max(y0 - 2, 0), y0 + max(int(round(FELT_TOP_ROWS * h)), 1)
-    xa, xb = max(x0 - 2, 0), x1 + 2
+    rows = (max(y0 - 2, 0), y0 + max(int(round(FELT_TOP_ROWS * (y1 - y0))), 1))
+    return _taken_next_to(dk, gdk > INK, rmask, rows, (max(x0 - 2, 0), x1 + 2)) / max(x1 - x0, 1)
+
+
+def _taken_next_to(dk: np.ndarray, kept: np.ndarray, rmask: np.ndarray, rows, cols) -> int:
+    """Pixels in ``rows`` x ``cols`` of the patch touching the glyph ``rmask`` that are
+    dark in the full darkness ``dk`` but not in ``kept``: ink the cut took away."""
+    (ya, yb), (xa, xb) = rows, cols
     near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    cut = (dk[ya:yb, xa:xb] > INK) & ~(gdk[ya:yb, xa:xb] > INK)
-    return float((near & cut).sum()) / w
+    return int((near & (dk[ya:yb, xa:xb] > INK) & ~kept[ya:yb, xa:xb]).sum())
 
 
 def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
@@ -189,10 +193,8 @@ def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
     left can read as another rank: an upside-down 8 cut by that edge was read as a Q, a 5
     whose bar ran into the felt as a J."""
     x0, y0, x1, y1 = rb
-    ya, yb, xa, xb = max(y0 - 2, 0), y1 + 2, max(x0 - 2, 0), x1 + 2
-    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    cut = (dk[ya:yb, xa:xb] > INK) & (ink[ya:yb, xa:xb] == 0)
-    return float((near & cut).sum()) / max(y1 - y0, 1)
+    taken = _taken_next_to(dk, ink > 0, rmask, (max(y0 - 2, 0), y1 + 2), (max(x0 - 2, 0), x1 + 2))
+    return taken / max(y1 - y0, 1)
 
 
 def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:

@@ -240,8 +240,8 @@ def training_samples(decks: tuple[str, ...], frames_per_deck: int = 200, seed: i
     Xs, yrs, yss = [], [], []
     if workers > 1:
         with get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
-            results = pool.imap(_job, jobs)
-            for deck, (X, yr, ys) in results:
+            # in job order, so a build is the same whichever worker finishes first
+            for deck, (X, yr, ys) in pool.imap(_job, jobs):
                 if len(yr):
                     Xs.append(X); yrs.append(yr); yss.append(ys)
                 bar.update(1, deck)
