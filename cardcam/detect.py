@@ -48,6 +48,7 @@ class Glyph:
     stacked: float = 0.0     # of those, the most one overlaps the first across (0: side by side)
     felt_top: float = 0.0    # felt cut away against its top, per px of its width (below)
     cut_away: float = 0.0    # ink cut away next to it (felt, outlines), per px of its height
+    loose: float = 0.0       # other ink inside its box (a broken glyph's pieces), per px of its height
 
 
 @dataclass
@@ -122,7 +123,101 @@ def _glyph_components(a: Analysis):
             st2[:, 3] = np.minimum(st2[:, 3], H - st2[:, 1])
             k2 = _filter_glyphs(a, st2, ii)
             out_st.append(st2[k2]); out_ce.append(ce2[k2]); out_ids.append(n + np.arange(n2 - 1)[k2])
+    big = keep & (area >= NECK_MIN_AREA)
+    if big.any():
+        st3, ce3 = _neck_pieces(labels, ids[big], st[big])
+        if len(st3):
+            k3 = _filter_glyphs(a, st3, ii)
+            base = PIECES
+            out_st.append(st3[k3]); out_ce.append(ce3[k3]); out_ids.append(base + np.arange(len(st3))[k3])
     return np.concatenate(out_st), np.concatenate(out_ce), np.concatenate(out_ids)
+
+
+#: A glyph printed close to a big pip or a court card's picture can touch it: a dondorf
+#: index club runs into the big club beside it, a bellot court's suit into the picture.
+#: Components of at least this area are eroded to see whether they come apart at a neck.
+NECK_MIN_AREA = 60
+#: Component ids of such pieces start here (``Candidate.comps``): far past the frame's own.
+PIECES = 1 << 20
+#: Erosions (3x3) tried, fewest first; the first one that splits a component is used.
+NECK_ERODE = (1, 2)
+#: Eroded area a piece needs to count (a club's stem or a serif is not a glyph).
+NECK_PIECE = 12
+#: The big piece is at least this many times the rest (a big pip beside an index suit).
+NECK_BIG = 2.0
+
+
+def _neck_split(sel: np.ndarray, labels: np.ndarray, n: int, min_piece: int, big_ratio: float = 0.0):
+    """Split the components of ``labels`` under mask ``sel`` that come apart at a thin neck
+    when eroded into their biggest piece (the big pip or the picture) and the rest (the
+    glyph that touched it): boolean masks (``big``, ``rest``) of the split components
+    only, each grown back within its component; None when none splits.  The rest is not cut
+    into its own eroded pieces, so a club whose lobes part under erosion stays whole."""
+    big = np.zeros(sel.shape, bool)
+    rest = np.zeros(sel.shape, bool)
+    todo = sel.astype(bool)
+    found = False
+    for it in NECK_ERODE:
+        if not todo.any():
+            break
+        er = cv2.erode(todo.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it)
+        n2, lab2, st2, _ = _components8(er)
+        if n2 <= 2:
+            continue
+        ys, xs = np.nonzero(lab2)
+        parent = np.zeros(n2, np.int64)
+        parent[lab2[ys, xs]] = labels[ys, xs]
+        real = np.nonzero(st2[:, 4] >= min_piece)[0]
+        real = real[real > 0]
+        count = np.bincount(parent[real], minlength=n + 1)
+        if not (count >= 2).any():
+            continue
+        # per split component, its biggest piece
+        real = real[count[parent[real]] >= 2]
+        order = real[np.lexsort((-st2[real, 4], parent[real]))]
+        first = np.r_[True, parent[order][1:] != parent[order][:-1]]
+        lut = np.zeros(n2, bool)
+        lut[order[first]] = True
+        split = np.zeros(n + 1, bool)
+        split[parent[real]] = True
+        whole = todo & split[labels]
+        grown = cv2.dilate(lut[lab2].astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it) > 0
+        # a glyph touching a pip or a picture is the small part; a rank whose thin stroke
+        # parts under erosion (the curve and the foot of a 2) is two parts of a size
+        a_big = np.bincount(labels[grown & whole], minlength=n + 1)
+        a_rest = np.bincount(labels[whole & ~grown], minlength=n + 1)
+        split &= a_big >= big_ratio * a_rest
+        whole = todo & split[labels]
+        big |= grown & whole
+        rest |= whole & ~grown
+        todo &= ~whole
+        found |= bool(split.any())
+    return (big, rest) if found else None
+
+
+def _neck_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
+    """Glyph-sized pieces of the components ``parents`` (their ``stats`` rows) of the
+    frame's ink ``labels`` that come apart at a neck (:func:`_neck_split`): (stats,
+    centres), as the components'.  Each component is split in its own box, a few dozen
+    pixels across, not in the whole frame."""
+    H, W = labels.shape
+    out_st, out_ce = [], []
+    for j, (x, y, w, h, _) in zip(parents, stats):
+        x0, y0 = max(x - 1, 0), max(y - 1, 0)
+        sel = labels[y0:min(y + h + 1, H), x0:min(x + w + 1, W)] == j
+        parts = _neck_split(sel, sel.astype(np.int32), 1, NECK_PIECE, NECK_BIG)
+        if parts is None:
+            continue
+        for m in parts:
+            k, _, st, ce = _components8(m.astype(np.uint8))
+            keep = np.nonzero(st[:, 4] >= NECK_PIECE)[0]  # not the odd pixel a disc's tip leaves
+            keep = keep[keep > 0]
+            st = st[keep].copy()
+            st[:, 0] += x0; st[:, 1] += y0
+            out_st.append(st); out_ce.append(ce[keep] + (x0, y0))
+    if not out_st:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2))
+    return np.concatenate(out_st), np.concatenate(out_ce)
 
 
 def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
@@ -155,11 +250,36 @@ _K3H = np.ones((1, 5), np.uint8)
 LINES_IN_RANK = 0.1
 
 
-def _lines(ink: np.ndarray) -> np.ndarray:
-    """Long straight strokes near axis-aligned (card outlines) in an upright patch."""
-    hl = cv2.morphologyEx(cv2.dilate(ink, _K3V), cv2.MORPH_OPEN, _KH)
-    vl = cv2.morphologyEx(cv2.dilate(ink, _K3H), cv2.MORPH_OPEN, _KV)
-    return cv2.dilate(hl | vl, np.ones((3, 3), np.uint8))
+#: Ink this solid (a disc of this many patch px fits in it) is a pip, never an outline.
+SOLID = 7
+_KSOLID = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SOLID, SOLID))
+
+
+#: Whether every patch, not only those of split pairs and followed indices, gets the
+#: solid-aware outline test of :func:`_lines`: 2 more cards of 666 for about 4 ms a frame.
+SOLID_LINES = False
+#: Above this share of its pixels on solid ink, a long run is not a line (below).
+LINE_SOLID = 0.3
+
+
+def _lines(ink: np.ndarray, solid_aware: bool = True) -> np.ndarray:
+    """Long straight strokes near axis-aligned (card outlines) in an upright patch.
+
+    A run of ink that lies mostly on solid ink (a disc of ``SOLID`` px fits there: pips, not
+    outlines) is not a line: a row of ink runs on across a suit joined to the big pip
+    beside it (dondorf clubs) as it runs along an outline, and the band taken out went
+    through the middle of the suit.  An outline running past a suit is still taken out."""
+    out = [cv2.morphologyEx(cv2.dilate(ink, _K3V), cv2.MORPH_OPEN, _KH),
+           cv2.morphologyEx(cv2.dilate(ink, _K3H), cv2.MORPH_OPEN, _KV)]
+    if solid_aware and (out[0].any() or out[1].any()):
+        solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _KSOLID) > 0
+        for i, m in enumerate(out):
+            if not (m.view(bool) & solid).any():
+                continue
+            k, lab = cv2.connectedComponents(m, connectivity=8)
+            on_solid = np.bincount(lab[solid], minlength=k) / np.maximum(np.bincount(lab.ravel(), minlength=k), 1)
+            out[i] = (on_solid <= LINE_SOLID).astype(np.uint8)[lab] & m
+    return cv2.dilate(out[0] | out[1], np.ones((3, 3), np.uint8))
 
 
 #: Share of a rank glyph's top (from its box's top) where :func:`_felt_top` looks.
@@ -197,6 +317,49 @@ def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
     return taken / max(y1 - y0, 1)
 
 
+#: A suit glyph is at most about one rank-suit distance wide or tall (0.4 to 1.0 in twelve
+#: decks); the component where the suit should be that is larger than this is tried for a
+#: neck where it joins a big pip or a court picture (:func:`_split_patch_glyph`).
+SUIT_MERGED = 1.15
+
+
+def _split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
+    """The patch's components with component ``j`` replaced by its pieces when it comes
+    apart at a neck (:func:`_neck_split`): (labels, stats, centres, count); None when it
+    does not."""
+    parts = _neck_split(lab == j, lab, n, NECK_PIECE_PATCH)
+    if parts is None:
+        return None
+    lab = lab.copy()
+    lab[lab == j] = 0
+    new_st, new_ce = [stats], [cents]
+    for m in parts:
+        k, lab2, st, ce = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+        if k > 1:
+            lab[lab2 > 0] = lab2[lab2 > 0] + (n - 1)
+            new_st.append(st[1:].astype(stats.dtype)); new_ce.append(ce[1:].astype(cents.dtype))
+            n += k - 1
+    stats = np.concatenate(new_st)
+    cents = np.concatenate(new_ce)
+    stats[j, 4] = 0
+    cents[j] = (-1e4, -1e4)  # gone: never the nearest to anything
+    return lab, stats, cents, n
+
+
+#: Eroded area a piece of a patch glyph needs to count (patch px; a suit is about 150).
+NECK_PIECE_PATCH = 15
+
+
+def _loose(ink: np.ndarray, glyphs: np.ndarray, rb) -> float:
+    """Ink inside a rank's box (and a pixel round it) that is not the rank's or the suit's,
+    per pixel of the rank's height: the other pieces of a glyph that came apart.  The ring
+    of a blurred queen broke in three, and its left arc alone read as a sure 2."""
+    x0, y0, x1, y1 = rb
+    ya, xa = max(y0 - 1, 0), max(x0 - 1, 0)
+    box = (ink[ya:y1 + 1, xa:x1 + 1] > 0) & ~glyphs[ya:y1 + 1, xa:x1 + 1]
+    return float(box.sum()) / max(y1 - y0, 1)
+
+
 def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
     x0, y0, x1, y1 = box
     c = p[y0:y1, x0:x1]
@@ -205,8 +368,12 @@ def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
     return cv2.resize(c, size, interpolation=cv2.INTER_AREA)
 
 
-def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
+def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: bool = False):
     """Cut rank and suit glyphs from an upright patch.  None when there is no layout.
+
+    ``split``: the suit may be joined to a big pip or a picture (the pair came from a piece
+    of a glyph split at a neck, or the index is followed): a suit glyph too large is split
+    at its neck (:func:`_split_patch_glyph`).
 
     ``layout_only``: stop once the rank and suit are placed (the glyphs are None); enough
     to refine a candidate's axis, at about half the cost."""
@@ -214,7 +381,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
     (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
     ink = (gdk > INK).astype(np.uint8)
-    lines = _lines(ink)
+    lines = _lines(ink, SOLID_LINES or split)
     ink &= ~lines & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
@@ -226,6 +393,18 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     d_s = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - suit_y) / UNIT
     d_r = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - rank_y) / UNIT
     js = int(np.argmin(d_s)) + 1
+    # the glyph where the suit should be, when it is joined to a big pip or a picture, has its
+    # centre off to the side: the component under the suit's place is the one to look at
+    under = int(lab[int(suit_y), int(cx)]) if split else 0
+    if under and max(stats[under, 2], stats[under, 3]) > SUIT_MERGED * UNIT:
+        js = under
+    if split and max(stats[js, 2], stats[js, 3]) > SUIT_MERGED * UNIT:
+        split = _split_patch_glyph(lab, stats, cents, n, js)
+        if split is not None:
+            lab, stats, cents, n = split
+            d_s = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - suit_y) / UNIT
+            d_r = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - rank_y) / UNIT
+            js = int(np.argmin(d_s)) + 1
     jr = int(np.argmin(d_r)) + 1
     if d_s[js - 1] > 0.3 or d_r[jr - 1] > 0.45 or js == jr:
         return None
@@ -301,6 +480,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     rank.parts, rank.stacked = len(parts), stacked
     rank.felt_top = _felt_top(dk, gdk, rmask, rb)
     rank.cut_away = _cut_away(dk, ink, rmask, rb)
+    rank.loose = _loose(ink, rmask | smask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb)
 
 
@@ -332,7 +512,7 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     out: list[Candidate] = []
     seen: list[tuple[float, float, float, float]] = []
     for i, j in zip(ri, si):
-        pose = _refined_pose(a, ce[i], ce[j])
+        pose = _refined_pose(a, ce[i], ce[j], ids[i] >= PIECES or ids[j] >= PIECES)
         if pose is None:
             continue
         centre, down, d2 = pose
@@ -347,14 +527,14 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     return out
 
 
-def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
+def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray, split: bool = False):
     """(centre, down, unit) of the index whose rank is near ``cr`` and suit near ``cs``, the
     axis refined once from the glyph groups' centres; None when there is no index layout."""
     v = cs - cr
     dist = float(np.hypot(*v))
     if dist < 1e-6:
         return None
-    res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
+    res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True, split=split)
     if res is None:
         return None
     return _pose_from(res[3], res[4], res[5], a, cr, cs, dist)
@@ -384,7 +564,7 @@ def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Ca
     crops are cut to the glyphs' own boxes, so a cut that far off reads the same."""
     c = np.asarray(centre, np.float64)
     d = np.asarray(down, np.float64)
-    res = _extract(a, c, d, unit)
+    res = _extract(a, c, d, unit, split=True)
     if res is None:
         return None
     pose = _pose_from(res[3], res[4], res[5], a, c - d * unit / 2, c + d * unit / 2, unit)
@@ -392,7 +572,7 @@ def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Ca
     moved = float(np.hypot(*(nc - c))) / unit
     turned = float(np.degrees(np.arccos(np.clip(float(nd @ d), -1.0, 1.0))))
     if moved > FOLLOW_SAME[0] or turned > FOLLOW_SAME[1] or abs(nu / unit - 1) > FOLLOW_SAME[2]:
-        return candidate_at(a, *pose)
+        return candidate_at(a, *pose, split=True)
     return _candidate(a, res, nc, nd, nu)
 
 
@@ -421,9 +601,12 @@ def _cut_by_frame(a: Analysis, M: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
-                 comps: tuple[int, int] = (-1, -1)) -> Candidate | None:
-    """The index candidate whose rank-suit midpoint, down vector and unit are given."""
-    res = _extract(a, centre, down, unit)
+                 comps: tuple[int, int] = (-1, -1), split: bool | None = None) -> Candidate | None:
+    """The index candidate whose rank-suit midpoint, down vector and unit are given.
+    ``split`` (see :func:`_extract`) is, unless given, whether ``comps`` has a neck piece."""
+    if split is None:
+        split = max(comps) >= PIECES
+    res = _extract(a, centre, down, unit, split=split)
     if res is None:
         return None
     return _candidate(a, res, centre, down, unit, comps)
