@@ -128,8 +128,7 @@ def _glyph_components(a: Analysis):
         st3, ce3 = _neck_pieces(labels, ids[big], st[big])
         if len(st3):
             k3 = _filter_glyphs(a, st3, ii)
-            base = PIECES
-            out_st.append(st3[k3]); out_ce.append(ce3[k3]); out_ids.append(base + np.arange(len(st3))[k3])
+            out_st.append(st3[k3]); out_ce.append(ce3[k3]); out_ids.append(PIECES + np.arange(len(st3))[k3])
     return np.concatenate(out_st), np.concatenate(out_ce), np.concatenate(out_ids)
 
 
@@ -147,52 +146,27 @@ NECK_PIECE = 12
 NECK_BIG = 2.0
 
 
-def _neck_split(sel: np.ndarray, labels: np.ndarray, n: int, min_piece: int, big_ratio: float = 0.0):
-    """Split the components of ``labels`` under mask ``sel`` that come apart at a thin neck
-    when eroded into their biggest piece (the big pip or the picture) and the rest (the
-    glyph that touched it): boolean masks (``big``, ``rest``) of the split components
-    only, each grown back within its component; None when none splits.  The rest is not cut
-    into its own eroded pieces, so a club whose lobes part under erosion stays whole."""
-    big = np.zeros(sel.shape, bool)
-    rest = np.zeros(sel.shape, bool)
-    todo = sel.astype(bool)
-    found = False
+def _neck_split(comp: np.ndarray, min_piece: int, big_ratio: float = 0.0):
+    """Split the one component of boolean mask ``comp`` that comes apart at a thin neck
+    when eroded into its biggest piece (the big pip or the picture) and the rest (the glyph
+    that touched it): boolean masks (``big``, ``rest``), the big one grown back within the
+    component; None when it does not split.  The rest is not cut into its own eroded pieces,
+    so a club whose lobes part under erosion stays whole.  A rank whose thin stroke parts
+    under erosion (the curve and the foot of a 2) is two parts of a size: with
+    ``big_ratio``, the big piece must be that many times the rest."""
     for it in NECK_ERODE:
-        if not todo.any():
-            break
-        er = cv2.erode(todo.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it)
+        er = cv2.erode(comp.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it)
         n2, lab2, st2, _ = _components8(er)
-        if n2 <= 2:
+        real = np.nonzero(st2[1:, 4] >= min_piece)[0] + 1
+        if len(real) < 2:
             continue
-        ys, xs = np.nonzero(lab2)
-        parent = np.zeros(n2, np.int64)
-        parent[lab2[ys, xs]] = labels[ys, xs]
-        real = np.nonzero(st2[:, 4] >= min_piece)[0]
-        real = real[real > 0]
-        count = np.bincount(parent[real], minlength=n + 1)
-        if not (count >= 2).any():
-            continue
-        # per split component, its biggest piece
-        real = real[count[parent[real]] >= 2]
-        order = real[np.lexsort((-st2[real, 4], parent[real]))]
-        first = np.r_[True, parent[order][1:] != parent[order][:-1]]
-        lut = np.zeros(n2, bool)
-        lut[order[first]] = True
-        split = np.zeros(n + 1, bool)
-        split[parent[real]] = True
-        whole = todo & split[labels]
-        grown = cv2.dilate(lut[lab2].astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it) > 0
-        # a glyph touching a pip or a picture is the small part; a rank whose thin stroke
-        # parts under erosion (the curve and the foot of a 2) is two parts of a size
-        a_big = np.bincount(labels[grown & whole], minlength=n + 1)
-        a_rest = np.bincount(labels[whole & ~grown], minlength=n + 1)
-        split &= a_big >= big_ratio * a_rest
-        whole = todo & split[labels]
-        big |= grown & whole
-        rest |= whole & ~grown
-        todo &= ~whole
-        found |= bool(split.any())
-    return (big, rest) if found else None
+        b = real[int(np.argmax(st2[real, 4]))]
+        big = cv2.dilate((lab2 == b).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it) > 0
+        big &= comp
+        rest = comp & ~big
+        if big.sum() >= big_ratio * rest.sum():
+            return big, rest
+    return None
 
 
 def _neck_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
@@ -205,7 +179,7 @@ def _neck_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
     for j, (x, y, w, h, _) in zip(parents, stats):
         x0, y0 = max(x - 1, 0), max(y - 1, 0)
         sel = labels[y0:min(y + h + 1, H), x0:min(x + w + 1, W)] == j
-        parts = _neck_split(sel, sel.astype(np.int32), 1, NECK_PIECE, NECK_BIG)
+        parts = _neck_split(sel, NECK_PIECE, NECK_BIG)
         if parts is None:
             continue
         for m in parts:
@@ -255,9 +229,6 @@ SOLID = 7
 _KSOLID = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SOLID, SOLID))
 
 
-#: Whether every patch, not only those of split pairs and followed indices, gets the
-#: solid-aware outline test of :func:`_lines`: 2 more cards of 666 for about 4 ms a frame.
-SOLID_LINES = False
 #: Above this share of its pixels on solid ink, a long run is not a line (below).
 LINE_SOLID = 0.3
 
@@ -327,7 +298,7 @@ def _split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n:
     """The patch's components with component ``j`` replaced by its pieces when it comes
     apart at a neck (:func:`_neck_split`): (labels, stats, centres, count); None when it
     does not."""
-    parts = _neck_split(lab == j, lab, n, NECK_PIECE_PATCH)
+    parts = _neck_split(lab == j, NECK_PIECE_PATCH)
     if parts is None:
         return None
     lab = lab.copy()
@@ -381,7 +352,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: 
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
     (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
     ink = (gdk > INK).astype(np.uint8)
-    lines = _lines(ink, SOLID_LINES or split)
+    # only where a glyph may be joined to a pip: on every patch, 2 more cards of 666 for 4 ms a frame
+    lines = _lines(ink, solid_aware=split)
     ink &= ~lines & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
@@ -399,9 +371,9 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: 
     if under and max(stats[under, 2], stats[under, 3]) > SUIT_MERGED * UNIT:
         js = under
     if split and max(stats[js, 2], stats[js, 3]) > SUIT_MERGED * UNIT:
-        split = _split_patch_glyph(lab, stats, cents, n, js)
-        if split is not None:
-            lab, stats, cents, n = split
+        pieces = _split_patch_glyph(lab, stats, cents, n, js)
+        if pieces is not None:
+            lab, stats, cents, n = pieces
             d_s = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - suit_y) / UNIT
             d_r = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - rank_y) / UNIT
             js = int(np.argmin(d_s)) + 1
