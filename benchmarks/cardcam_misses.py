@@ -9,8 +9,8 @@ that lost it:
   another card or "not an index" (split in ``classified_other``: ``not_an_index``,
   ``rank_right``, ``suit_right``, ``other_card``);
 * ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
-* ``vetoed``: right and sure, but the ink colour, the spade shape, the pip or the rank-shape
-  checks refuse it;
+* ``vetoed``: right and sure, but the ink colour, the spade shape, the pip, the rank-shape
+  or the cut checks refuse it (split in ``vetoed`` by the check, ``classify.veto``);
 * ``jitter``: right and sure, but a re-read at a small rotation or scale disagrees;
 * ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
   than the game allows).
@@ -79,6 +79,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
     cards = right = 0
     flags: Counter = Counter()
     other: Counter = Counter()
+    vetoes: Counter = Counter()
     for i in range(n):
         n_cards = 2 if i % 2 else 4
         f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
@@ -120,6 +121,10 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
                 causes["unsure"] += 1
             elif not any(decided[k].card == card for k in sure):
                 causes["vetoed"] += 1
+                pips = classify.pip_likeness([cands[k] for k in sure])
+                why = {classify.veto(card[0], card[1], cands[k], float(Pr[k].max() * Ps[k].max()), float(pip))
+                       for k, pip in zip(sure, pips)}
+                vetoes[min(w for w in why if w)] += 1
             elif not any(stable[k].card == card for k in sure):
                 causes["jitter"] += 1
             else:
@@ -128,7 +133,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             if c not in f.cards:
                 wrong.append(dict(read=c, truth=list(f.cards), frame=i))
     return dict(cards=cards, right=right, missed=cards - right, causes=dict(causes.most_common()),
-                classified_other=dict(other.most_common()), missed_with=dict(flags), wrong=wrong)
+                classified_other=dict(other.most_common()), vetoed=dict(vetoes.most_common()), missed_with=dict(flags), wrong=wrong)
 
 
 def main(argv=None) -> int:
@@ -147,14 +152,17 @@ def main(argv=None) -> int:
     out: dict = dict(benchmark="cardcam_misses", level=a.level, threshold=model.threshold, decks={})
     total: Counter = Counter()
     other: Counter = Counter()
+    vetoed: Counter = Counter()
     for i, d in enumerate(decks):
         m = misses(d, a.frames, a.level, model, a.seed + i)
         out["decks"][d] = m
         total.update(m["causes"])
         other.update(m["classified_other"])
+        vetoed.update(m["vetoed"])
         print(f"{d}: {m['right']}/{m['cards']} {m['causes']}", file=sys.stderr)
     out["causes"] = dict(total.most_common())
     out["classified_other"] = dict(other.most_common())
+    out["vetoed"] = dict(vetoed.most_common())
     out["wrong"] = sum(len(m["wrong"]) for m in out["decks"].values())
     print(json.dumps(out, indent=2))
     return 0

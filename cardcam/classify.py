@@ -88,6 +88,11 @@ def _pip_batch(rank_crops: np.ndarray, suit_crops: np.ndarray) -> np.ndarray:
     return np.where(den > 1e-6, (r * s).sum(axis=1) / np.maximum(den, 1e-6), 0.0)
 
 
+def pip_likeness(cands: list[Candidate]) -> np.ndarray:
+    """How well each candidate's rank glyph matches its suit glyph (two pips match)."""
+    return _pip_batch(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
+
+
 def features(c: Candidate) -> np.ndarray:
     """The feature vector of one candidate (see :func:`features_batch`)."""
     return features_batch([c])[0]
@@ -380,12 +385,35 @@ def sure(pr: np.ndarray, ps: np.ndarray, threshold: float) -> bool:
     return float(pr.max() * ps.max()) >= threshold and second <= 1.0 - threshold
 
 
+#: Pip-likeness (rank glyph against suit glyph) over which the pair is two pips, not an index.
+PIP_LIKE = 0.75
+
+
+def veto(rank: str, suit: str, c: Candidate, p: float, pip: float, cut_away: bool = True) -> str | None:
+    """The first check that refuses a sure read of ``rank + suit`` at ``p`` from candidate
+    ``c`` (``"colour"``, ``"spade_shape"``, ``"pips"``, ``"rank_shape"`` or ``"cut"``), or
+    None when none does.  The misses benchmark counts them by name."""
+    if not colour_ok(suit, c):
+        return "colour"
+    if not shape_ok(suit, c):
+        return "spade_shape"
+    if pip > PIP_LIKE:
+        return "pips"
+    if not rank_shape_ok(rank, c):
+        return "rank_shape"
+    if not cut_ok(rank, c, p, cut_away):
+        return "cut"
+    return None
+
+
 def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
            threshold: float, cut_away: bool = True) -> list[CardRead]:
+    """Each candidate's read: its card and p(rank) x p(suit) when the classes are sure and
+    no check vetoes it (:func:`veto`), else ``??`` at 0.0."""
     out = []
     if not cands:
         return out
-    pips = _pip_batch(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
+    pips = pip_likeness(cands)
     for c, pr, ps, pip in zip(cands, P_rank, P_suit, pips):
         ri = int(np.argmax(pr))
         si = int(np.argmax(ps))
@@ -393,8 +421,7 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
         p = float(pr[ri] * ps[si])
         if (rank == "X" or suit == "X" or not sure(pr, ps, threshold)
-                or not colour_ok(suit, c) or not shape_ok(suit, c) or pip > 0.75
-                or not rank_shape_ok(rank, c) or not cut_ok(rank, c, p, cut_away)):
+                or veto(rank, suit, c, p, float(pip), cut_away) is not None):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         else:
             out.append(CardRead(rank + suit, p, index_like, c.box, c))

@@ -233,7 +233,7 @@ _KSOLID = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SOLID, SOLID))
 LINE_SOLID = 0.3
 
 
-def _lines(ink: np.ndarray, solid_aware: bool = True) -> np.ndarray:
+def _lines(ink: np.ndarray) -> np.ndarray:
     """Long straight strokes near axis-aligned (card outlines) in an upright patch.
 
     A run of ink that lies mostly on solid ink (a disc of ``SOLID`` px fits there: pips, not
@@ -242,7 +242,7 @@ def _lines(ink: np.ndarray, solid_aware: bool = True) -> np.ndarray:
     through the middle of the suit.  An outline running past a suit is still taken out."""
     out = [cv2.morphologyEx(cv2.dilate(ink, _K3V), cv2.MORPH_OPEN, _KH),
            cv2.morphologyEx(cv2.dilate(ink, _K3H), cv2.MORPH_OPEN, _KV)]
-    if solid_aware and (out[0].any() or out[1].any()):
+    if out[0].any() or out[1].any():
         solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _KSOLID) > 0
         for i, m in enumerate(out):
             if not (m.view(bool) & solid).any():
@@ -339,12 +339,15 @@ def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
     return cv2.resize(c, size, interpolation=cv2.INTER_AREA)
 
 
-def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: bool = False):
+def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     """Cut rank and suit glyphs from an upright patch.  None when there is no layout.
 
-    ``split``: the suit may be joined to a big pip or a picture (the pair came from a piece
-    of a glyph split at a neck, or the index is followed): a suit glyph too large is split
-    at its neck (:func:`_split_patch_glyph`).
+    The suit may be joined to a big pip or a picture beside it (paris and dondorf clubs, a
+    court card's suit touching the picture): a suit glyph too large is split at its neck
+    (:func:`_split_patch_glyph`), and a run of ink lying on such solid ink is not taken out
+    as a card outline (:func:`_lines`).  Done on every patch since 2026-12-05 (model v9),
+    not only on pairs with a neck piece: a pair of two whole glyphs, a paris 5 and its
+    index club, was refined onto the big club beside it and read as "not an index".
 
     ``layout_only``: stop once the rank and suit are placed (the glyphs are None); enough
     to refine a candidate's axis, at about half the cost."""
@@ -352,8 +355,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: 
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
     (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
     ink = (gdk > INK).astype(np.uint8)
-    # only where a glyph may be joined to a pip: on every patch, 2 more cards of 666 for 4 ms a frame
-    lines = _lines(ink, solid_aware=split)
+    # on every patch: 24 more cards of 1,980 for about 6 ms a searched frame (docs/CARDCAM.md)
+    lines = _lines(ink)
     ink &= ~lines & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
@@ -367,10 +370,10 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, split: 
     js = int(np.argmin(d_s)) + 1
     # the glyph where the suit should be, when it is joined to a big pip or a picture, has its
     # centre off to the side: the component under the suit's place is the one to look at
-    under = int(lab[int(suit_y), int(cx)]) if split else 0
+    under = int(lab[int(suit_y), int(cx)])
     if under and max(stats[under, 2], stats[under, 3]) > SUIT_MERGED * UNIT:
         js = under
-    if split and max(stats[js, 2], stats[js, 3]) > SUIT_MERGED * UNIT:
+    if max(stats[js, 2], stats[js, 3]) > SUIT_MERGED * UNIT:
         pieces = _split_patch_glyph(lab, stats, cents, n, js)
         if pieces is not None:
             lab, stats, cents, n = pieces
@@ -484,7 +487,7 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     out: list[Candidate] = []
     seen: list[tuple[float, float, float, float]] = []
     for i, j in zip(ri, si):
-        pose = _refined_pose(a, ce[i], ce[j], ids[i] >= PIECES or ids[j] >= PIECES)
+        pose = _refined_pose(a, ce[i], ce[j])
         if pose is None:
             continue
         centre, down, d2 = pose
@@ -499,14 +502,14 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     return out
 
 
-def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray, split: bool = False):
+def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
     """(centre, down, unit) of the index whose rank is near ``cr`` and suit near ``cs``, the
     axis refined once from the glyph groups' centres; None when there is no index layout."""
     v = cs - cr
     dist = float(np.hypot(*v))
     if dist < 1e-6:
         return None
-    res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True, split=split)
+    res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
     if res is None:
         return None
     return _pose_from(res[3], res[4], res[5], a, cr, cs, dist)
@@ -536,7 +539,7 @@ def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Ca
     crops are cut to the glyphs' own boxes, so a cut that far off reads the same."""
     c = np.asarray(centre, np.float64)
     d = np.asarray(down, np.float64)
-    res = _extract(a, c, d, unit, split=True)
+    res = _extract(a, c, d, unit)
     if res is None:
         return None
     pose = _pose_from(res[3], res[4], res[5], a, c - d * unit / 2, c + d * unit / 2, unit)
@@ -544,7 +547,7 @@ def follow(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float) -> Ca
     moved = float(np.hypot(*(nc - c))) / unit
     turned = float(np.degrees(np.arccos(np.clip(float(nd @ d), -1.0, 1.0))))
     if moved > FOLLOW_SAME[0] or turned > FOLLOW_SAME[1] or abs(nu / unit - 1) > FOLLOW_SAME[2]:
-        return candidate_at(a, *pose, split=True)
+        return candidate_at(a, *pose)
     return _candidate(a, res, nc, nd, nu)
 
 
@@ -573,12 +576,10 @@ def _cut_by_frame(a: Analysis, M: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
-                 comps: tuple[int, int] = (-1, -1), split: bool | None = None) -> Candidate | None:
-    """The index candidate whose rank-suit midpoint, down vector and unit are given.
-    ``split`` (see :func:`_extract`) is, unless given, whether ``comps`` has a neck piece."""
-    if split is None:
-        split = max(comps) >= PIECES
-    res = _extract(a, centre, down, unit, split=split)
+                 comps: tuple[int, int] = (-1, -1)) -> Candidate | None:
+    """The index candidate whose rank-suit midpoint, down vector and unit are given
+    (``comps``: the frame's glyph ids it was paired from, kept on the candidate)."""
+    res = _extract(a, centre, down, unit)
     if res is None:
         return None
     return _candidate(a, res, centre, down, unit, comps)

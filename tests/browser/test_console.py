@@ -162,8 +162,11 @@ async def test_console_enters_a_four_card_flop_the_burn_the_floor_drew_and_a_pla
     await page.fill("#four-cards", "Ah Kd 7c 2s")
     await page.fill("#four-burn", "7c")
     await page.click("button[data-cmd=four_card_flop]")
-    await page.wait_for_function("document.querySelectorAll('#board .card').length === 3 || "
-                                 "document.querySelectorAll('[data-card]').length >= 3")
+    # Wait for the three flop faces on the console's board itself: the seats' card backs also carry
+    # data-card, so a page-wide count could pass before the dealer's command was taken.
+    await page.wait_for_function("document.querySelectorAll('#board .card.face').length === 3")
+    assert [await e.get_attribute("data-card") for e in await page.query_selector_all("#board .card.face")] \
+        == ["Ah", "Kd", "2s"]
     live = await dealer.live()
     assert live["board"] == ["Ah", "Kd", "2s"]
     await context.close()

@@ -99,3 +99,38 @@ def test_a_piece_of_a_broken_queen_is_not_read_as_another_rank(model):
     assert "Qs" in f.cards and "2s" not in f.cards
     r = recognize(f.image, len(f.cards), model=model)
     assert set(r.identified) <= set(f.cards), r.identified
+
+
+@needs_decks
+def test_a_paris_index_club_beside_the_big_club_is_formed_from_two_whole_glyphs(model):
+    """paris prints its index club right beside the big club.  Paired from two whole glyphs
+    (the 5 and its club, no neck piece), the patch's ink ran on from the small club into the
+    big one as a "line" through both, the axis was refined onto the big club and the pair read
+    as "not an index" at 0.9996.  Every patch now splits such a suit and keeps solid ink out
+    of its lines (misses benchmark, seed 1004, frame 14)."""
+    from cardcam import classify, maps
+    from cardcam.recognize import _proba
+    f = _bench_frame("paris", 1004, 14)
+    quad = f.quads[f.cards.index("5c")].astype(np.float32)
+    a = maps.analyse(f.image)
+    st, ce, ids = detect._glyph_components(a)
+    inside = [k for k in range(len(ce)) if ids[k] < detect.PIECES
+              and cv2.pointPolygonTest(quad, tuple(float(v) for v in ce[k] + a.origin), False) >= 0]
+    # the 5 (the tallest whole glyph near the top corner) and the index club below it
+    reads = []
+    for i in inside:
+        for j in inside:
+            if i == j or not 0.4 < max(st[j, 2:4]) / max(st[i, 2:4]) < 0.8:
+                continue
+            pose = detect._refined_pose(a, ce[i] + a.origin, ce[j] + a.origin)
+            if pose is None:
+                continue
+            c = detect.candidate_at(a, *pose, (int(ids[i]), int(ids[j])))
+            if c is not None:
+                pr, ps = _proba(model, None, classify.features_batch([c]))
+                reads.append((classify.RANK_CLASSES[pr[0].argmax()] + classify.SUIT_CLASSES[ps[0].argmax()],
+                              float(pr[0].max() * ps[0].max()), c.suit.size))
+    formed = [r for r in reads if r[0] == "5c"]
+    assert formed, reads
+    assert max(p for _, p, _ in formed) >= model.threshold
+    assert all(size < detect.SUIT_MERGED for _, _, size in formed)  # the small club, not the big one
