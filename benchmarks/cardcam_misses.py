@@ -121,10 +121,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
                 causes["unsure"] += 1
             elif not any(decided[k].card == card for k in sure):
                 causes["vetoed"] += 1
-                pips = classify.pip_likeness([cands[k] for k in sure])
-                why = {classify.veto(card[0], card[1], cands[k], float(Pr[k].max() * Ps[k].max()), float(pip))
-                       for k, pip in zip(sure, pips)}
-                vetoes[min(w for w in why if w)] += 1
+                vetoes[next(decided[k].vetoed for k in sure if decided[k].vetoed)] += 1
             elif not any(stable[k].card == card for k in sure):
                 causes["jitter"] += 1
             else:

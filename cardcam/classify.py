@@ -88,11 +88,6 @@ def _pip_batch(rank_crops: np.ndarray, suit_crops: np.ndarray) -> np.ndarray:
     return np.where(den > 1e-6, (r * s).sum(axis=1) / np.maximum(den, 1e-6), 0.0)
 
 
-def pip_likeness(cands: list[Candidate]) -> np.ndarray:
-    """How well each candidate's rank glyph matches its suit glyph (two pips match)."""
-    return _pip_batch(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
-
-
 def features(c: Candidate) -> np.ndarray:
     """The feature vector of one candidate (see :func:`features_batch`)."""
     return features_batch([c])[0]
@@ -254,6 +249,7 @@ class CardRead:
     index_like: float   # probability that the candidate is an index at all
     box: tuple[float, float, float, float]
     cand: Candidate
+    vetoed: str | None = None  # the check that refused a sure read (:func:`veto`), for the misses benchmark
 
 
 def colour_ok(suit: str, c: Candidate) -> bool:
@@ -392,7 +388,7 @@ PIP_LIKE = 0.75
 def veto(rank: str, suit: str, c: Candidate, p: float, pip: float, cut_away: bool = True) -> str | None:
     """The first check that refuses a sure read of ``rank + suit`` at ``p`` from candidate
     ``c`` (``"colour"``, ``"spade_shape"``, ``"pips"``, ``"rank_shape"`` or ``"cut"``), or
-    None when none does.  The misses benchmark counts them by name."""
+    None when none does (:attr:`CardRead.vetoed`; the misses benchmark counts them by name)."""
     if not colour_ok(suit, c):
         return "colour"
     if not shape_ok(suit, c):
@@ -413,16 +409,17 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
     out = []
     if not cands:
         return out
-    pips = pip_likeness(cands)
+    pips = _pip_batch(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
     for c, pr, ps, pip in zip(cands, P_rank, P_suit, pips):
         ri = int(np.argmax(pr))
         si = int(np.argmax(ps))
         index_like = float(1.0 - pr[-1]) * float(1.0 - ps[-1])
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
         p = float(pr[ri] * ps[si])
-        if (rank == "X" or suit == "X" or not sure(pr, ps, threshold)
-                or veto(rank, suit, c, p, float(pip), cut_away) is not None):
+        if rank == "X" or suit == "X" or not sure(pr, ps, threshold):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
+        elif (why := veto(rank, suit, c, p, float(pip), cut_away)) is not None:
+            out.append(CardRead("??", 0.0, index_like, c.box, c, why))
         else:
             out.append(CardRead(rank + suit, p, index_like, c.box, c))
     return out
