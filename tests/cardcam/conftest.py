@@ -1,6 +1,7 @@
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 DECKS = Path("/usr/share/aisleriot/cards")
@@ -20,3 +21,13 @@ def model():
         pytest.skip("needs gnome-cards-data and librsvg2-bin")
     from cardcam.model import get_model
     return get_model()  # cached in var/cardcam (built once, about 6 min on 2 cores, if missing)
+
+
+def bench_frame(deck, seed, frame):
+    """Frame ``frame`` of the misses benchmark's single frames of ``deck`` at ``seed``."""
+    from cardcam import synth
+    rng = np.random.default_rng(seed)
+    for i in range(frame + 1):
+        f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
+                        p_backs=0.1, p_empty=0.1)
+    return f

@@ -6,7 +6,7 @@ import numpy as np
 from cardcam import synth
 from cardcam.recognize import recognize
 
-from .conftest import needs_decks
+from .conftest import bench_frame, needs_decks
 
 pytestmark = needs_decks
 
@@ -20,15 +20,6 @@ def _score(deck, n_cards, seeds, model, **kw):
         right += sum(c in f.cards for c in r.identified)
         wrong += [(seed, c, f.cards) for c in r.identified if c not in f.cards]
     return right, wrong
-
-
-def _bench_frame(deck, seed, frame):
-    """Frame ``frame`` of the misses benchmark's single frames of ``deck`` at ``seed``."""
-    rng = np.random.default_rng(seed)
-    for i in range(frame + 1):
-        f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
-                        p_backs=0.1, p_empty=0.1)
-    return f
 
 
 def test_index_printed_against_the_card_edge_is_read(model):
@@ -103,7 +94,7 @@ def test_a_rank_much_smaller_than_its_suit_is_not_read(model):
     rank is half as tall as that "suit", and was read as a sure queen of hearts (unseen
     deck tigullio, the accuracy benchmark's frames). A rank is never much smaller than
     its suit (0.77 of it at the least in seven decks)."""
-    f = _bench_frame("tigullio", 1006, 36)
+    f = bench_frame("tigullio", 1006, 36)
     assert f.cards == ("7h", "8h", "Th", "Ac")
     r = recognize(f.image, 4, model=model)
     assert "Qh" not in r.identified
@@ -169,7 +160,7 @@ def test_an_eight_whose_top_loop_the_felt_took_is_not_read_as_a_six(model):
     an 8 of hearts with the felt, and the 6 left was read as a sure 6h (0.97)."""
     from cardcam import classify, detect, maps
     from cardcam.recognize import _proba
-    f = _bench_frame("bellot", 1001, 10)
+    f = bench_frame("bellot", 1001, 10)
     assert "8h" in f.cards and "6h" not in f.cards
     r = recognize(f.image, len(f.cards), model=model)
     assert "6h" not in r.identified and set(r.identified) <= set(f.cards)
@@ -190,7 +181,7 @@ def test_a_card_edge_or_corner_joined_to_a_rank_does_not_make_another_rank(model
     the card's edge beside an anglo 8 (6h), a "10" half under a thumb (tango, Qh)."""
     for deck, seed, frame, wrong in (("dondorf", 1002, 7, "7h"), ("dondorf", 5002, 94, "Th"),
                                      ("anglo", 5000, 93, "6h"), ("tango", 5003, 98, "Qh")):
-        f = _bench_frame(deck, seed, frame)
+        f = bench_frame(deck, seed, frame)
         assert wrong not in f.cards
         r = recognize(f.image, len(f.cards), model=model)
         assert wrong not in r.identified, (deck, frame)

@@ -8,8 +8,8 @@ import numpy as np
 from cardcam import detect
 from cardcam.recognize import recognize
 
-from .conftest import needs_decks
-from .test_edge_and_suit_shape import _bench_frame, _cand, _glyph
+from .conftest import bench_frame, needs_decks
+from .test_edge_and_suit_shape import _cand, _glyph
 
 
 def _pieces(ink):
@@ -82,7 +82,7 @@ def test_a_dondorf_index_club_touching_the_big_club_is_read(model):
     were never formed: 0 of these 5 cards were read before, 5 on 2026-12-05."""
     right, wrong = 0, []
     for frame, cards in ((1, ("4c",)), (2, ("4h",)), (12, ("4c",)), (27, ("6c", "8c"))):
-        f = _bench_frame("dondorf", 1002, frame)
+        f = bench_frame("dondorf", 1002, frame)
         assert set(cards) <= set(f.cards)
         r = recognize(f.image, len(f.cards), model=model)
         right += sum(c in r.identified for c in cards)
@@ -95,7 +95,7 @@ def test_a_dondorf_index_club_touching_the_big_club_is_read(model):
 def test_a_piece_of_a_broken_queen_is_not_read_as_another_rank(model):
     """An unseen plastic deck's blurred queen of spades, held upside down: its ring broke in
     three and the left arc alone read as 2s at 0.951 (misses benchmark, seed 5005)."""
-    f = _bench_frame("plastic", 5005, 64)
+    f = bench_frame("plastic", 5005, 64)
     assert "Qs" in f.cards and "2s" not in f.cards
     r = recognize(f.image, len(f.cards), model=model)
     assert set(r.identified) <= set(f.cards), r.identified
@@ -110,7 +110,7 @@ def test_a_paris_index_club_beside_the_big_club_is_formed_from_two_whole_glyphs(
     of its lines (misses benchmark, seed 1004, frame 14)."""
     from cardcam import classify, maps
     from cardcam.recognize import _proba
-    f = _bench_frame("paris", 1004, 14)
+    f = bench_frame("paris", 1004, 14)
     quad = f.quads[f.cards.index("5c")].astype(np.float32)
     a = maps.analyse(f.image)
     st, ce, ids = detect._glyph_components(a)
