@@ -132,6 +132,9 @@ def shoot(args) -> tuple[dict[int, list[tuple[float, bytes]]], list[dict]]:
     bar = Progress(args.seats * (args.hands * hold_frames + 8), "shooting")
     clips: dict[int, list[tuple[float, bytes]]] = {}
     hands: list[dict] = []
+    # each deal comes from one deck, as at a table: no card at two seats (a duplicate read
+    # raises the card room's camera check; until 2026-12-06 each seat's hand was drawn alone)
+    deals = [rng.permutation(len(synth.art.CARDS)) for _ in range(args.hands)]
     for seat in range(1, args.seats + 1):
         felt = []
         for _ in range(8):  # the felt moves little: eight frames of it, in turn
@@ -141,7 +144,8 @@ def shoot(args) -> tuple[dict[int, list[tuple[float, bytes]]], list[dict]]:
         for h in range(args.hands):
             deck = decks[(seat - 1 + h) % len(decks)]
             start = int((args.gap + h * period + rng.uniform(0, args.stagger)) * args.fps)
-            held = synth.HeldHand(rng, deck, 2, args.level, frames=hold_frames)
+            cards = tuple(synth.art.CARDS[int(i)] for i in deals[h][2 * (seat - 1):2 * seat])
+            held = synth.HeldHand(rng, deck, 2, args.level, cards=cards, frames=hold_frames)
             for i in range(hold_frames):
                 shown[start + i] = _jpeg(held.frame(i).image)
                 bar.update(note=f"seat {seat} {deck}")
@@ -272,6 +276,8 @@ def main(argv=None) -> int:
     p.add_argument("--level", default="moderate", choices=sorted(k for k in synth.LEVELS if not k.startswith("_")))
     p.add_argument("--seed", type=int, default=4000)
     args = p.parse_args(argv)
+    if not 1 <= args.seats <= len(synth.art.CARDS) // 2:
+        p.error(f"--seats: from 1 to {len(synth.art.CARDS) // 2} (each deal is two cards a seat from one deck)")
     get_model()  # built once, before anything is timed
     clips, hands = shoot(args)
     out = asyncio.run(run(args, clips, hands))

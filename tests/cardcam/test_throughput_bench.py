@@ -4,6 +4,7 @@ A small run here (two seats, one deal): the figures themselves are in docs/BENCH
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -33,3 +34,24 @@ def test_the_throughput_benchmark_reads_every_seat_at_25_fps_and_posts_no_wrong_
     assert hands["cards_shown_ms"]["n"] == 2
     assert all(h["shown_ms"] >= 2 * 40 for h in hands["per_hand"])
     assert out["vision_ms"]["felt"]["n"] > 0 and out["seats"] == 2
+
+
+@needs_decks
+def test_each_deal_of_the_throughput_benchmark_comes_from_one_deck():
+    # as at a table: no card at two seats in one deal (a duplicate raises a camera check)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import cardcam_throughput as bench
+
+    args = argparse.Namespace(seats=10, hands=2, hold=0.08, stagger=0.0, gap=0.04, fps=25.0,
+                              level="easy", seed=4000)
+    _, hands = bench.shoot(args)
+    assert len(hands) == 20
+    for deal in range(2):  # hands are listed seat by seat, each seat's deals in turn
+        cards = [c for h in hands[deal::2] for c in h["cards"]]
+        assert len(cards) == 20 and len(set(cards)) == 20, cards
+
+
+def test_the_throughput_benchmark_refuses_more_seats_than_one_deck_deals():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cardcam_throughput.py"), "--seats", "27"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--seats: from 1 to 26" in done.stderr
