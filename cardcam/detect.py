@@ -64,16 +64,18 @@ class Candidate:
     corner: float            # 0..1, how much this looks like a card corner
     box: tuple[float, float, float, float]  # index box in ORIGINAL image px (x0, y0, x1, y1)
     comps: tuple[int, int]   # glyph component ids (rank, suit)
-    # what :meth:`tints` measures from, kept until it is asked (only black reads need it)
-    ink: tuple | None = field(default=None, repr=False, compare=False)
+    # what :meth:`tints` measures from (:func:`_tints`' arguments), kept until it is asked:
+    # only a sure black read needs it
+    tint_source: tuple | None = field(default=None, repr=False, compare=False)
 
     def tints(self) -> tuple[float, float]:
         """The rank's and the suit's ink redness against the paper's colour (:func:`_tints`),
         measured the first time it is asked: about 0.15 ms, and only a sure black read
         needs it, against some 40 candidates a searched frame."""
         if self.rank.tint is None or self.suit.tint is None:
-            self.rank.tint, self.suit.tint = _tints(*self.ink) if self.ink is not None else (-1.0, -1.0)
-            self.ink = None
+            src = self.tint_source
+            self.rank.tint, self.suit.tint = _tints(*src) if src is not None else (-1.0, -1.0)
+            self.tint_source = None
         return self.rank.tint, self.suit.tint
 
 
@@ -219,9 +221,13 @@ def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
     A = np.array([[k * right[0], k * down[0]], [k * right[1], k * down[1]]])
     t = centre - a.origin - A @ np.array([u0, v0])  # the planes of a region start at its origin
     M = np.hstack([A, t[:, None]])  # patch -> image
-    out = [cv2.warpAffine(p, M, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=0) for p in planes]
-    return out, M
+    return [_upright(p, M, (pw, ph)) for p in planes], M
+
+
+def _upright(plane: np.ndarray, M: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``plane`` cut as a patch of ``size`` (w, h) through the patch -> image map ``M``."""
+    return cv2.warpAffine(plane, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 _LINE = int(1.9 * UNIT)
@@ -484,9 +490,7 @@ def _tints(image: np.ndarray, M: np.ndarray, dk: np.ndarray, pp: np.ndarray, rma
     Warm light makes black ink look red in the frame (0.2-0.39 of ``maps`` redness), but the
     paper beside it is lit the same: black ink is as red as its paper, red ink much redder.
     (-1, -1) when the patch has too little clean paper to take the light's colour from."""
-    ph, pw = dk.shape
-    bgr = cv2.warpAffine(image, M, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    bgr = _upright(image, M, (dk.shape[1], dk.shape[0]))
     clean = ((pp > 0.5) & (dk < 0.1)).astype(np.uint8)
     if cv2.countNonZero(clean) < TINT_PAPER:
         return -1.0, -1.0
@@ -632,7 +636,7 @@ def candidate_at(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
 
 def _candidate(a: Analysis, res, centre, down, unit, comps: tuple[int, int] = (-1, -1)) -> Candidate:
     """The Candidate of an :func:`_extract` result, placed at pose (centre, down, unit)."""
-    rank, suit, corner, _, _, M, (rb, sb), ink = res
+    rank, suit, corner, _, _, M, (rb, sb), tint_source = res
     x0, y0 = min(rb[0], sb[0]), min(rb[1], sb[1])
     x1, y1 = max(rb[2], sb[2]), max(rb[3], sb[3])
     pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
@@ -640,4 +644,4 @@ def _candidate(a: Analysis, res, centre, down, unit, comps: tuple[int, int] = (-
     bx0, by0 = img_pts.min(axis=0)
     bx1, by1 = img_pts.max(axis=0)
     return Candidate(np.asarray(centre, np.float64), np.asarray(down, np.float64), float(unit),
-                     rank, suit, corner, (float(bx0), float(by0), float(bx1), float(by1)), comps, ink)
+                     rank, suit, corner, (float(bx0), float(by0), float(bx1), float(by1)), comps, tint_source)

@@ -37,9 +37,9 @@ def test_the_throughput_benchmark_reads_every_seat_at_25_fps_and_posts_no_wrong_
 
 
 @needs_decks
-def test_each_deal_of_the_throughput_benchmark_comes_from_one_deck():
+def test_each_deal_of_the_throughput_benchmark_comes_from_one_deck(monkeypatch):
     # as at a table: no card at two seats in one deal (a duplicate raises a camera check)
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import cardcam_throughput as bench
 
     args = argparse.Namespace(seats=10, hands=2, hold=0.08, stagger=0.0, gap=0.04, fps=25.0,
