@@ -46,6 +46,9 @@ class Analysis:
     # the region's corner for :func:`analyse_region`.  Candidates are in frame px.
     origin: tuple[int, int] = (0, 0)
     frame: tuple[int, int] | None = None  # (w, h) of the whole working frame; None: ``image``'s
+    # dark, red, sat and paper_f as the channels of one image, made on the first candidate
+    # that needs them (:func:`cardcam.detect._extract` warps them in one call, not four)
+    planes: np.ndarray | None = None
 
 
 def to_working(img: np.ndarray) -> tuple[np.ndarray, float]:
