@@ -267,7 +267,7 @@ def _lines(ink: np.ndarray) -> np.ndarray:
     outlines) is not a line: a row of ink runs on across a suit joined to the big pip
     beside it (dondorf clubs) as it runs along an outline, and the band taken out went
     through the middle of the suit.  An outline running past a suit is still taken out."""
-    out = [_open_runs(cv2.dilate(ink, _K3V), _KH, 1), _open_runs(cv2.dilate(ink, _K3H), _KV, 0)]
+    out = [_open_runs(cv2.dilate(ink, _K3V), _KH), _open_runs(cv2.dilate(ink, _K3H), _KV)]
     if out[0] is None and out[1] is None:
         return np.zeros_like(ink)  # no line: most patches
     out = [np.zeros_like(ink) if m is None else m for m in out]
@@ -283,20 +283,13 @@ def _lines(ink: np.ndarray) -> np.ndarray:
 
 
 _K3 = np.ones((3, 3), np.uint8)
-#: A run survives the opening with a line ``_LINE`` px long when it is that long, or half
-#: as long (plus the centre) where it meets the patch's edge: erosion takes the world
-#: outside the patch as ink.  A row or column with fewer ink px than that has no line.
-_RUN_MIN = _LINE // 2 + 1
 
 
-def _open_runs(mask: np.ndarray, kernel: np.ndarray, dim: int) -> np.ndarray | None:
-    """``mask`` (0/1) opened with the long straight ``kernel``, or None when no row (``dim``
-    1, for runs along rows) or column (``dim`` 0) holds enough ink for a run to survive:
-    the same result as the opening (an erosion, then a dilation), in half the time when the
-    erosion leaves nothing."""
-    if int(cv2.reduce(mask, dim, cv2.REDUCE_SUM, dtype=cv2.CV_32S).max()) < _RUN_MIN:
-        return None
-    runs = cv2.erode(mask, kernel)  # the opening's first half: nothing left, no line
+def _open_runs(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray | None:
+    """``mask`` opened with the long straight ``kernel``, or None when the opening is empty:
+    the opening is an erosion, then a dilation, and the dilation is skipped when the
+    erosion leaves nothing (no line: most patches' rows, and many patches' columns)."""
+    runs = cv2.erode(mask, kernel)
     return cv2.dilate(runs, kernel) if cv2.countNonZero(runs) else None
 
 

@@ -1,7 +1,7 @@
 """The patch cutter's shortcuts give what the long way gives.
 
 A searched frame cuts about 90 patches, so ``detect`` skips work that cannot change the
-result: the outline opening of a patch with no long run of ink, and three of the four
+result: the second half of the outline opening of a patch with no long run of ink, and three of the four
 warps of a candidate's colour planes (one warp of the planes as channels of one image).
 These tests hold each shortcut to the long way on patches of real frames and on patches
 made to sit on its edge cases."""
@@ -21,15 +21,15 @@ def _opened(mask, kernel):
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
-def _same_as_opening(mask, kernel, dim):
-    got = detect._open_runs(mask, kernel, dim)
+def _same_as_opening(mask, kernel):
+    got = detect._open_runs(mask, kernel)
     want = _opened(mask, kernel)
     if got is None:
         return not want.any()
     return np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("length", [detect._RUN_MIN - 1, detect._RUN_MIN, detect._LINE - 1, detect._LINE])
+@pytest.mark.parametrize("length", [detect._LINE // 2, detect._LINE // 2 + 1, detect._LINE - 1, detect._LINE])
 @pytest.mark.parametrize("where", ["edge", "middle"])
 def test_a_run_survives_the_line_test_exactly_when_it_survives_the_opening(length, where):
     # erosion takes the world outside the patch as ink: a run from the patch's edge needs
@@ -41,11 +41,14 @@ def test_a_run_survives_the_line_test_exactly_when_it_survives_the_opening(lengt
             mask[20, start:start + length] = 1
         else:
             mask[start:start + length, 20] = 1
-        assert _same_as_opening(mask, kernel, dim), (dim, length, where)
+        assert _same_as_opening(mask, kernel), (dim, length, where)
     # and the shortcut did say "no line" somewhere: the test can tell the two apart
     short = np.zeros((PATCH_H, PATCH_W), np.uint8)
     short[20, 3:3 + detect._LINE - 1] = 1
-    assert detect._open_runs(short, detect._KH, 1) is None
+    assert detect._open_runs(short, detect._KH) is None
+    edge = np.zeros((PATCH_H, PATCH_W), np.uint8)
+    edge[20, :detect._LINE // 2 + 1] = 1  # half a line and its centre, from the edge
+    assert detect._open_runs(edge, detect._KH) is not None
 
 
 def test_random_ink_gives_the_opening():
@@ -59,10 +62,10 @@ def test_random_ink_gives_the_opening():
         if i % 5 == 0:  # an outline across it now and then, at the edge or not
             r = int(rng.integers(PATCH_H))
             mask[r, int(rng.integers(0, 10)):] = 1
-        for dim, kernel, grow in ((1, detect._KH, detect._K3V), (0, detect._KV, detect._K3H)):
+        for kernel, grow in ((detect._KH, detect._K3V), (detect._KV, detect._K3H)):
             grown = cv2.dilate(mask, grow)
-            assert _same_as_opening(grown, kernel, dim), i
-            skipped += detect._open_runs(grown, kernel, dim) is None
+            assert _same_as_opening(grown, kernel), i
+            skipped += detect._open_runs(grown, kernel) is None
     assert 0 < skipped < 800  # both ways were taken
 
 
