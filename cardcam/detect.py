@@ -128,7 +128,7 @@ def _glyph_components(a: Analysis):
         lut = np.zeros(n, np.uint8)
         lut[ids[bad]] = 1
         mask = lut[labels]
-        er = cv2.erode(mask, np.ones((3, 3), np.uint8))
+        er = cv2.erode(mask, _K3)
         n2, _, st2, ce2 = _components8(er)
         if n2 > 1:
             st2, ce2 = st2[1:].copy(), ce2[1:]
@@ -171,13 +171,13 @@ def _neck_split(comp: np.ndarray, min_piece: int, big_ratio: float = 0.0):
     under erosion (the curve and the foot of a 2) is two parts of a size: with
     ``big_ratio``, the big piece must be that many times the rest."""
     for it in NECK_ERODE:
-        er = cv2.erode(comp.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it)
+        er = cv2.erode(comp.astype(np.uint8), _K3, iterations=it)
         n2, lab2, st2, _ = _components8(er)
         real = np.nonzero(st2[1:, 4] >= min_piece)[0] + 1
         if len(real) < 2:
             continue
         b = real[int(np.argmax(st2[real, 4]))]
-        big = cv2.dilate((lab2 == b).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=it) > 0
+        big = cv2.dilate((lab2 == b).astype(np.uint8), _K3, iterations=it) > 0
         big &= comp
         rest = comp & ~big
         if big.sum() >= big_ratio * rest.sum():
@@ -237,6 +237,7 @@ def _upright(plane: np.ndarray, M: np.ndarray, size: tuple[int, int]) -> np.ndar
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+_K3 = np.ones((3, 3), np.uint8)
 _LINE = int(1.9 * UNIT)
 _KH = cv2.getStructuringElement(cv2.MORPH_RECT, (_LINE, 1))
 _KV = cv2.getStructuringElement(cv2.MORPH_RECT, (1, _LINE))
@@ -267,22 +268,19 @@ def _lines(ink: np.ndarray) -> np.ndarray:
     outlines) is not a line: a row of ink runs on across a suit joined to the big pip
     beside it (dondorf clubs) as it runs along an outline, and the band taken out went
     through the middle of the suit.  An outline running past a suit is still taken out."""
-    out = [_open_runs(cv2.dilate(ink, _K3V), _KH), _open_runs(cv2.dilate(ink, _K3H), _KV)]
-    if out[0] is None and out[1] is None:
-        return np.zeros_like(ink)  # no line: most patches
-    out = [np.zeros_like(ink) if m is None else m for m in out]
-    if out[0].any() or out[1].any():
-        solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _KSOLID) > 0
-        for i, m in enumerate(out):
-            if not (m.view(bool) & solid).any():
-                continue
+    runs = [m for m in (_open_runs(cv2.dilate(ink, _K3V), _KH), _open_runs(cv2.dilate(ink, _K3H), _KV))
+            if m is not None]
+    lines = np.zeros_like(ink)
+    if not runs:
+        return lines  # no line: most patches
+    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _KSOLID) > 0
+    for m in runs:
+        if (m.view(bool) & solid).any():
             k, lab = cv2.connectedComponents(m, connectivity=8)
             on_solid = np.bincount(lab[solid], minlength=k) / np.maximum(np.bincount(lab.ravel(), minlength=k), 1)
-            out[i] = (on_solid <= LINE_SOLID).astype(np.uint8)[lab] & m
-    return cv2.dilate(out[0] | out[1], _K3)
-
-
-_K3 = np.ones((3, 3), np.uint8)
+            m = (on_solid <= LINE_SOLID).astype(np.uint8)[lab] & m
+        lines |= m
+    return cv2.dilate(lines, _K3)
 
 
 def _open_runs(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray | None:
@@ -453,11 +451,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     if layout_only:
         rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
         return None, None, 0.0, rc, np.array([cents[js, 0], cents[js, 1]]), M, (rb, sb), None
-    if a.planes is None:
-        paper_f = a.paper_f if a.paper_f is not None else a.paper.astype(np.float32)
-        a.planes = cv2.merge([a.dark, a.red, a.sat, paper_f])
     # the crops and the card-edge evidence below use the full darkness (felt included)
-    dk, rd, st, pp = cv2.split(_upright(a.planes, M, _PATCH))
+    dk, rd, st, pp = cv2.split(_upright(a.colour_planes(), M, _PATCH))
     in_rank = np.zeros(n, bool)
     in_rank[parts] = True
     rmask = in_rank[lab]
@@ -513,7 +508,7 @@ def _tints(image: np.ndarray, M: np.ndarray, dk: np.ndarray, pp: np.ndarray, rma
     Warm light makes black ink look red in the frame (0.2-0.39 of ``maps`` redness), but the
     paper beside it is lit the same: black ink is as red as its paper, red ink much redder.
     (-1, -1) when the patch has too little clean paper to take the light's colour from."""
-    bgr = _upright(image, M, (dk.shape[1], dk.shape[0]))
+    bgr = _upright(image, M, _PATCH)
     clean = ((pp > 0.5) & (dk < 0.1)).astype(np.uint8)
     if cv2.countNonZero(clean) < TINT_PAPER:
         return -1.0, -1.0

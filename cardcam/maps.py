@@ -16,7 +16,7 @@ Everything the index search (:mod:`cardcam.detect`) and the face count
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -41,14 +41,21 @@ class Analysis:
     # upright patch the felt next to a card edge is as dark as ink and would merge with an
     # index printed close to the edge (the patch is re-thresholded, unlike ``ink``).
     glyph_dark: np.ndarray
-    paper_f: np.ndarray | None = None  # paper as float32 (made once, warped per candidate)
+    paper_f: np.ndarray | None = None  # paper as float32 (made once, for colour_planes)
     # working px of this analysis' top-left corner in the frame: (0, 0) for a whole frame,
     # the region's corner for :func:`analyse_region`.  Candidates are in frame px.
     origin: tuple[int, int] = (0, 0)
     frame: tuple[int, int] | None = None  # (w, h) of the whole working frame; None: ``image``'s
-    # dark, red, sat and paper_f as the channels of one image, made on the first candidate
-    # that needs them (:func:`cardcam.detect._extract` warps them in one call, not four)
-    planes: np.ndarray | None = None
+    _colour: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def colour_planes(self) -> np.ndarray:
+        """``dark``, ``red``, ``sat`` and the paper (float32) as the four channels of one
+        image, made the first time it is asked: a candidate's patch of all four is one warp
+        (:func:`cardcam.detect._extract`), not four."""
+        if self._colour is None:
+            paper = self.paper_f if self.paper_f is not None else self.paper.astype(np.float32)
+            self._colour = cv2.merge([self.dark, self.red, self.sat, paper])
+        return self._colour
 
 
 def to_working(img: np.ndarray) -> tuple[np.ndarray, float]:

@@ -93,10 +93,11 @@ def test_one_warp_of_the_planes_is_four_warps_of_them():
 def test_candidates_keep_the_planes_made_once_per_analysis():
     f = bench_frame("tango", 5000, 3)
     a = maps.analyse(f.image)
-    assert a.planes is None
+    assert a._colour is None
     cands = detect.candidates(a)
-    assert cands and a.planes is not None
-    made = a.planes
+    assert cands and a._colour is not None
+    made = a.colour_planes()
     detect.candidates(a)
-    assert a.planes is made
-    assert a.planes.shape == a.dark.shape + (4,)
+    assert a.colour_planes() is made
+    assert made.shape == a.dark.shape + (4,)
+    assert np.array_equal(made[..., 0], a.dark) and np.array_equal(made[..., 3], a.paper.astype(np.float32))
