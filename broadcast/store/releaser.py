@@ -66,6 +66,10 @@ class Releaser:
         self.holding = False
         self._last_lock = 0.0
         self._wake = asyncio.Event()
+        # Set while run() is being stopped: a follower cancelled with it can still end on the
+        # connection the show closes next (redis-py may swallow one cancellation in XREAD), and
+        # that is the shutdown, not a fault for the operator's log.
+        self._stopping = False
         self.released = asyncio.Event()  # set after each publish (tests and benchmarks wait on it)
         # Release lateness (Redis time of the publish minus the first record's due time), for /metrics.
         self.lateness_buckets = [0] * len(LATENESS_BUCKETS_MS)  # releases at most that late (cumulative)
@@ -101,6 +105,7 @@ class Releaser:
         # A restart (after a Redis outage) re-reads the journal and the cursor from Redis:
         # the last release's answer may have been lost with the connection.
         self.holding, self._last_lock = False, 0.0
+        self._stopping = False
         await self._sync_clock()
         follower: asyncio.Task | None = None
         last_sync = 0.0
@@ -142,6 +147,7 @@ class Releaser:
                 if self.holding:
                     await self._publish_due()
         finally:
+            self._stopping = True
             if follower is not None:
                 follower.cancel()
 
@@ -149,7 +155,12 @@ class Releaser:
         """The follower stopped: the loop above starts a new one at its next lock check. Its
         error is taken here (a type, never a text), not left for the garbage collector to
         print as a traceback."""
-        if not task.cancelled() and task.exception() is not None:
+        if task.cancelled() or task.exception() is None:
+            return
+        if self._stopping:
+            log.debug("table %s: journal follower ended with the releaser (%s)", self.table,
+                      type(task.exception()).__name__)
+        else:
             log.warning("table %s: journal follower stopped (%s); starting again", self.table,
                         type(task.exception()).__name__)
 

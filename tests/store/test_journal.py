@@ -2,6 +2,7 @@
 TVTABLE_REDIS_URL is set)."""
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -170,3 +171,29 @@ async def test_a_journal_follower_that_stops_with_an_error_leaves_nothing_for_th
     assert not [m for m in reported if "never retrieved" in m], reported
     assert "journal follower stopped (ConnectionError)" in caplog.text
     assert "Connection closed" not in caplog.text  # the type, never the text
+
+
+async def test_a_follower_ending_with_its_stopped_releaser_is_not_a_warning(redis, caplog):
+    """At shutdown the show stops the releaser, then closes the connection its follower may
+    still be reading on: the follower's ConnectionError then is the shutdown, not a fault,
+    and the operator's log does not warn about it. A follower that dies while the releaser
+    runs is still a warning (the test above)."""
+    releaser = Releaser(redis, table_id(), holder="me")
+    running = asyncio.get_running_loop().create_task(releaser.run())
+    for _ in range(100):
+        if releaser.holding:
+            break
+        await asyncio.sleep(0.02)
+    assert releaser.holding
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await running
+
+    async def lost() -> None:
+        raise ConnectionError("Connection closed by server.")
+
+    follower = asyncio.get_running_loop().create_task(lost())
+    follower.add_done_callback(releaser._follower_done)
+    await asyncio.sleep(0.05)
+    assert follower.done()
+    assert "journal follower stopped" not in caplog.text
