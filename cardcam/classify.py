@@ -359,6 +359,11 @@ CUT_AWAY = 0.2
 #: and 0.975, 0.68 and 1.33.  Of 811 sure right reads of the benchmark's 280 frames, 2
 #: measure more (0.85 and 2.2), read at 0.995 and 0.998 (2026-12-05).
 LOOSE = 0.6
+#: Ranks never read with ink cut away next to them (over :data:`CUT_AWAY`), however sure:
+#: a 5 whose top bar ran into the felt at the card's edge leaves a J's hook.  A bellot 5d
+#: read that way as Jd at 0.982 (model v7), and at 0.996 by the v9 built on 2026-12-06's
+#: third machine, past :data:`STRICT`.
+CUT_AWAY_NEVER = "J"
 
 
 def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
@@ -376,12 +381,15 @@ def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
     * any rank with ink cut away right next to it (the felt map or a card outline took
       a stroke touching it) needs :data:`STRICT`: an upside-down 8 cut by the edge of the
       card lying over it was read as Qd at 0.979, a 5 whose bar ran into the felt as Jd at
-      0.982 (held bellot hands);
+      0.982 (held bellot hands), and a J (:data:`CUT_AWAY_NEVER`) is not read at all: the
+      same 5 read as Jd at 0.996 by another machine's build;
     * any rank with loose ink in its box (the other pieces of a glyph that came apart)
       needs :data:`STRICT`: the left arc of a blurred queen's broken ring read as 2s at
       0.951.  Like the cut-away rule, it is not applied to jittered re-reads."""
     g = c.rank
     if g.parts > 1 and (g.stacked > STACKED or (rank != "T" and p < STRICT)):
+        return False
+    if cut_away and g.cut_away > CUT_AWAY and rank in CUT_AWAY_NEVER:
         return False
     if cut_away and (g.cut_away > CUT_AWAY or g.loose > LOOSE) and p < STRICT:
         return False

@@ -4,7 +4,7 @@ without a readable index: :mod:`cardcam.faces`).
 The reader does not try to segment whole cards (fanned hands overlap and thumbs cover
 edges).  It works from the ink on the cards instead:
 
-1. *glyphs*: ink components of glyph size that sit on paper;
+1. *glyphs*: ink components of glyph size that sit on paper (:mod:`cardcam.glyphs`);
 2. *index candidates*: pairs of glyphs close together, one read as the rank and the
    other as the suit below it.  The pair's axis gives the card's "down" direction, so
    any rotation works, including upside-down hands where only the lower-right index
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .glyphs import frame_glyphs, neck_split
 from .maps import INK, Analysis
 
 #: Pixels per index unit (the distance between rank and suit centres) in patches.
@@ -30,10 +31,6 @@ UNIT = 24
 PX, PY0, PY1 = 1.15, -1.45, 1.3
 RANK_SIZE = (24, 32)   # (w, h) of the normalised rank glyph
 SUIT_SIZE = (24, 24)
-#: Paper fraction a glyph needs in a ring around its box (ink on felt, chips or card backs
-#: has little).  An index printed tight in the card's corner (bellot, paris) has only
-#: about a third of that ring on paper: the rest is felt or the card behind, in shadow.
-RING_PAPER = 0.25
 
 
 @dataclass
@@ -77,137 +74,6 @@ class Candidate:
             self.rank.tint, self.suit.tint = _tints(*src) if src is not None else (-1.0, -1.0)
             self.tint_source = None
         return self.rank.tint, self.suit.tint
-
-
-# ----------------------------------------------------------------------------- glyphs
-
-def _filter_glyphs(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
-    x, y, w, h, area = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
-    H, W = a.ink.shape
-    big = max(a.frame or (W, H)) * 0.12  # of the whole frame, also when a part is analysed
-    keep = (area >= 10) & (np.maximum(w, h) >= 5) & (np.maximum(w, h) <= big) \
-        & (area >= 0.1 * w * h)
-    # must sit on paper: paper fraction of a ring around the box
-    pad = (np.maximum(w, h) * 0.45 + 2).astype(int)
-    x0 = np.clip(x - pad, 0, W); y0 = np.clip(y - pad, 0, H)
-    x1 = np.clip(x + w + pad, 0, W); y1 = np.clip(y + h + pad, 0, H)
-    outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-    inner = ii[y + h, x + w] - ii[y, x + w] - ii[y + h, x] + ii[y, x]
-    ring_area = (x1 - x0) * (y1 - y0) - w * h
-    frac = (outer - inner) / np.maximum(ring_area, 1)
-    keep &= frac > RING_PAPER
-    return keep
-
-
-def _components8(mask: np.ndarray):
-    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` with the block-based
-    (BBDT) labelling: the same labels, stats and centres, in a third of the time on a
-    whole frame's ink (3.2 -> 1.0 ms at 960x540 with OpenCV 5.1, whose default labelling
-    is slow to gather stats)."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-
-
-def _glyph_components(a: Analysis):
-    """Glyph-sized ink components on paper: (stats, centres, ids).
-
-    Glyphs printed close to a card's outline stroke merge with it; such oversized,
-    thin components are eroded once and split, which frees the glyph.
-    """
-    ink8 = a.ink.astype(np.uint8)
-    n, labels, stats, cents = _components8(ink8)
-    if n <= 1:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), np.zeros(0, int)
-    ii = cv2.integral(a.paper.astype(np.uint8))
-    st, ce, ids = stats[1:], cents[1:], np.arange(1, n)
-    keep = _filter_glyphs(a, st, ii)
-    H, W = a.ink.shape
-    w, h, area = st[:, 2], st[:, 3], st[:, 4]
-    bad = (~keep) & (area >= 40) & ((np.maximum(w, h) > max(a.frame or (W, H)) * 0.12) | (area < 0.1 * w * h))
-    out_st, out_ce, out_ids = [st[keep]], [ce[keep]], [ids[keep]]
-    if bad.any():
-        lut = np.zeros(n, np.uint8)
-        lut[ids[bad]] = 1
-        mask = lut[labels]
-        er = cv2.erode(mask, _K3)
-        n2, _, st2, ce2 = _components8(er)
-        if n2 > 1:
-            st2, ce2 = st2[1:].copy(), ce2[1:]
-            # undo the erosion in the box sizes
-            st2[:, 0] -= 1; st2[:, 1] -= 1; st2[:, 2] += 2; st2[:, 3] += 2
-            st2[:, 0:2] = np.maximum(st2[:, 0:2], 0)
-            st2[:, 2] = np.minimum(st2[:, 2], W - st2[:, 0])
-            st2[:, 3] = np.minimum(st2[:, 3], H - st2[:, 1])
-            k2 = _filter_glyphs(a, st2, ii)
-            out_st.append(st2[k2]); out_ce.append(ce2[k2]); out_ids.append(n + np.arange(n2 - 1)[k2])
-    big = keep & (area >= NECK_MIN_AREA)
-    if big.any():
-        st3, ce3 = _neck_pieces(labels, ids[big], st[big])
-        if len(st3):
-            k3 = _filter_glyphs(a, st3, ii)
-            out_st.append(st3[k3]); out_ce.append(ce3[k3]); out_ids.append(PIECES + np.arange(len(st3))[k3])
-    return np.concatenate(out_st), np.concatenate(out_ce), np.concatenate(out_ids)
-
-
-#: A glyph printed close to a big pip or a court card's picture can touch it: a dondorf
-#: index club runs into the big club beside it, a bellot court's suit into the picture.
-#: Components of at least this area are eroded to see whether they come apart at a neck.
-NECK_MIN_AREA = 60
-#: Component ids of such pieces start here (``Candidate.comps``): far past the frame's own.
-PIECES = 1 << 20
-#: Erosions (3x3) tried, fewest first; the first one that splits a component is used.
-NECK_ERODE = (1, 2)
-#: Eroded area a piece needs to count (a club's stem or a serif is not a glyph).
-NECK_PIECE = 12
-#: The big piece is at least this many times the rest (a big pip beside an index suit).
-NECK_BIG = 2.0
-
-
-def _neck_split(comp: np.ndarray, min_piece: int, big_ratio: float = 0.0):
-    """Split the one component of boolean mask ``comp`` that comes apart at a thin neck
-    when eroded into its biggest piece (the big pip or the picture) and the rest (the glyph
-    that touched it): boolean masks (``big``, ``rest``), the big one grown back within the
-    component; None when it does not split.  The rest is not cut into its own eroded pieces,
-    so a club whose lobes part under erosion stays whole.  A rank whose thin stroke parts
-    under erosion (the curve and the foot of a 2) is two parts of a size: with
-    ``big_ratio``, the big piece must be that many times the rest."""
-    for it in NECK_ERODE:
-        er = cv2.erode(comp.astype(np.uint8), _K3, iterations=it)
-        n2, lab2, st2, _ = _components8(er)
-        real = np.nonzero(st2[1:, 4] >= min_piece)[0] + 1
-        if len(real) < 2:
-            continue
-        b = real[int(np.argmax(st2[real, 4]))]
-        big = cv2.dilate((lab2 == b).astype(np.uint8), _K3, iterations=it) > 0
-        big &= comp
-        rest = comp & ~big
-        if big.sum() >= big_ratio * rest.sum():
-            return big, rest
-    return None
-
-
-def _neck_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
-    """Glyph-sized pieces of the components ``parents`` (their ``stats`` rows) of the
-    frame's ink ``labels`` that come apart at a neck (:func:`_neck_split`): (stats,
-    centres), as the components'.  Each component is split in its own box, a few dozen
-    pixels across, not in the whole frame."""
-    H, W = labels.shape
-    out_st, out_ce = [], []
-    for j, (x, y, w, h, _) in zip(parents, stats):
-        x0, y0 = max(x - 1, 0), max(y - 1, 0)
-        sel = labels[y0:min(y + h + 1, H), x0:min(x + w + 1, W)] == j
-        parts = _neck_split(sel, NECK_PIECE, NECK_BIG)
-        if parts is None:
-            continue
-        for m in parts:
-            k, _, st, ce = _components8(m.astype(np.uint8))
-            keep = np.nonzero(st[:, 4] >= NECK_PIECE)[0]  # not the odd pixel a disc's tip leaves
-            keep = keep[keep > 0]
-            st = st[keep].copy()
-            st[:, 0] += x0; st[:, 1] += y0
-            out_st.append(st); out_ce.append(ce[keep] + (x0, y0))
-    if not out_st:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2))
-    return np.concatenate(out_st), np.concatenate(out_ce)
 
 
 def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
@@ -334,9 +200,9 @@ SUIT_MERGED = 1.15
 
 def _split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
     """The patch's components with component ``j`` replaced by its pieces when it comes
-    apart at a neck (:func:`_neck_split`): (labels, stats, centres, count); None when it
+    apart at a neck (:func:`neck_split`): (labels, stats, centres, count); None when it
     does not."""
-    parts = _neck_split(lab == j, NECK_PIECE_PATCH)
+    parts = neck_split(lab == j, NECK_PIECE_PATCH)
     if parts is None:
         return None
     lab = lab.copy()
@@ -531,7 +397,7 @@ TWINS = 0.12
 
 
 def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
-    st, ce, ids = _glyph_components(a)
+    st, ce, ids = frame_glyphs(a)
     n = len(ce)
     if n < 2:
         return []

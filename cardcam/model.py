@@ -16,10 +16,14 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import art
+
+if TYPE_CHECKING:  # for the annotations only: classify (and cv2) is imported where it is used
+    from . import classify
 
 TRAIN_DECKS = (
     "anglo", "anglo_bitmap", "anglo_modern", "anglo_modern_4_color", "anglo_poker",
@@ -44,7 +48,7 @@ PARTIAL_DECKS: dict[str, dict[str, str | None]] = {
 MODEL_VERSION = 9  # 4: glyphs found without the felt, samples in job order; 5: threshold 0.93;
 #                    6: 200 frames per training deck (was 50): recall +2.5 % on 1,324 cards;
 #                    7: 480 hidden units (was 160): 1,545 cards of 1,980 read instead of 1,534;
-#                    8: trained on the index candidates of glyphs split at a neck (detect.PIECES);
+#                    8: trained on the index candidates of glyphs split at a neck (glyphs.PIECES);
 #                    9: every patch splits a suit joined to a big pip (not only neck pieces)
 #: hidden units of the rank and suit MLPs (benchmarks/cardcam_model_variants.py: 160, 320,
 #: 480 and 640 read 504, 510, 512 and 513 of the benchmark's 666 cards; 480 is where the

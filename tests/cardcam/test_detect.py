@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cardcam import detect, maps, synth
+from cardcam import detect, glyphs, maps, synth
 
 from .conftest import needs_decks
 
@@ -41,7 +41,7 @@ def test_glyph_components_are_opencvs_default_components():
     rng = np.random.default_rng(3)
     for deck in ("anglo", "paris", "tigullio"):
         ink = maps.analyse(synth.hand_frame(rng, deck, 4, "moderate").image).ink.astype(np.uint8)
-        n, labels, stats, cents = detect._components8(ink)
+        n, labels, stats, cents = glyphs.components8(ink)
         n0, labels0, stats0, cents0 = cv2.connectedComponentsWithStats(ink, connectivity=8)
         assert n == n0 > 10
         assert np.array_equal(labels, labels0) and np.array_equal(stats, stats0)

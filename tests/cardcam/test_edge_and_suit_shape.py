@@ -192,7 +192,10 @@ def test_a_rank_with_ink_cut_away_next_to_it_needs_a_strict_read():
     from cardcam.classify import STRICT, cut_ok
     assert not cut_ok("Q", _cand(_glyph(cut_away=1.0)), 0.979)
     assert not cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.982)
-    assert cut_ok("J", _cand(_glyph(cut_away=0.26)), STRICT)
+    assert cut_ok("Q", _cand(_glyph(cut_away=0.26)), STRICT)
+    # what is left of a 5 whose bar the felt took is a J's hook: never read, however sure
+    assert not cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.996)
+    assert not cut_ok("J", _cand(_glyph(cut_away=0.26)), 1.0)
     assert cut_ok("J", _cand(_glyph(cut_away=0.1)), 0.95)
     # a jittered re-read only checks that the read holds: the first read met the rule
     assert cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.95, cut_away=False)

@@ -5,7 +5,7 @@ read.  And a glyph that came apart must not be read from one of its pieces."""
 import cv2
 import numpy as np
 
-from cardcam import detect
+from cardcam import detect, glyphs
 from cardcam.recognize import recognize
 
 from .conftest import bench_frame, needs_decks
@@ -16,7 +16,7 @@ def _pieces(ink):
     """The neck pieces of the one ink component of ``ink``, as the frame's glyph search cuts them."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     assert n == 2  # one blob
-    return detect._neck_pieces(labels, np.array([1]), stats[1:])
+    return glyphs.neck_pieces(labels, np.array([1]), stats[1:])
 
 
 def _blobs(discs, necks=(), size=(120, 200)):
@@ -113,8 +113,8 @@ def test_a_paris_index_club_beside_the_big_club_is_formed_from_two_whole_glyphs(
     f = bench_frame("paris", 1004, 14)
     quad = f.quads[f.cards.index("5c")].astype(np.float32)
     a = maps.analyse(f.image)
-    st, ce, ids = detect._glyph_components(a)
-    inside = [k for k in range(len(ce)) if ids[k] < detect.PIECES
+    st, ce, ids = glyphs.frame_glyphs(a)
+    inside = [k for k in range(len(ce)) if ids[k] < glyphs.PIECES
               and cv2.pointPolygonTest(quad, tuple(float(v) for v in ce[k] + a.origin), False) >= 0]
     # the 5 (the tallest whole glyph near the top corner) and the index club below it
     reads = []
