@@ -389,9 +389,8 @@ def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
     g = c.rank
     if g.parts > 1 and (g.stacked > STACKED or (rank != "T" and p < STRICT)):
         return False
-    if cut_away and g.cut_away > CUT_AWAY and rank in CUT_AWAY_NEVER:
-        return False
-    if cut_away and (g.cut_away > CUT_AWAY or g.loose > LOOSE) and p < STRICT:
+    if cut_away and ((g.cut_away > CUT_AWAY and (rank in CUT_AWAY_NEVER or p < STRICT))
+                     or (g.loose > LOOSE and p < STRICT)):
         return False
     return not (rank in FELT_TOP_RANKS and g.felt_top > FELT_TOP and p < STRICT)
 
