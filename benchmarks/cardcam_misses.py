@@ -5,6 +5,8 @@ that lost it:
 
 * ``no_candidate``: no rank-suit pair was found in either index corner of the card
   (glyph search or pairing);
+* ``screened``: pairs were found there, but the screen dropped them all uncut
+  (``cardcam.screen``);
 * ``classified_other``: a candidate was found there, but the classifier's best guess is
   another card or "not an index" (split in ``classified_other``: ``not_an_index``,
   ``rank_right``, ``suit_right``, ``other_card``);
@@ -87,13 +89,21 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             continue
         r = recognize(f.image, n_cards, model=model)
         a = maps.analyse(f.image)
-        cands = detect.candidates(a)
+        every = detect.candidates(a)
+        # what the reader cuts: the pairs its screen keeps (the others are `screened`)
+        kept = (model.screen.keep(np.array([c.layout for c in every], np.float32))
+                if model.screen is not None and every else np.ones(len(every), bool))
+        cands = [c for c, k in zip(every, kept) if k]
         by_card: dict[int, list[int]] = {}
-        for k, c in enumerate(cands):
+        screened: set[int] = set()
+        for k, c in enumerate(every):
             p = np.array([(c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2])
             o = _owner(f.quads, p)
             if o is not None and _near_corner(f.quads[o], p):
-                by_card.setdefault(o, []).append(k)
+                if kept[k]:
+                    by_card.setdefault(o, []).append(k - int((~kept[:k]).sum()))
+                else:
+                    screened.add(o)
         if cands:
             Pr, Ps = _proba(model, None, classify.features_batch(cands))
             decided = classify.decide(cands, Pr, Ps, model.threshold)
@@ -108,7 +118,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             for t in tag:
                 flags[t] += 1
             if not ks:
-                causes["no_candidate"] += 1
+                causes["screened" if ci in screened else "no_candidate"] += 1
                 continue
             best = [k for k in ks if classify.RANK_CLASSES[int(np.argmax(Pr[k]))] + classify.SUIT_CLASSES[int(np.argmax(Ps[k]))] == card]
             if not best:
@@ -141,12 +151,16 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1000, help="first deck's seed (the accuracy benchmark's is 1000)")
     p.add_argument("--threshold", type=float, help="try another p(rank) x p(suit) threshold than the model's")
     p.add_argument("--model", help="a model file other than the default one (cardcam build-model --out)")
+    p.add_argument("--no-screen", action="store_true", help="cut every pair (the model's screen off)")
     a = p.parse_args(argv)
     model = get_model(Path(a.model), build_if_missing=False) if a.model else get_model()
     if a.threshold is not None:
         model.threshold = a.threshold
+    if a.no_screen:
+        model.screen = None
     decks = a.decks.split(",") if a.decks else list(SEEN) + list(HOLDOUT_DECKS)
-    out: dict = dict(benchmark="cardcam_misses", level=a.level, threshold=model.threshold, decks={})
+    out: dict = dict(benchmark="cardcam_misses", level=a.level, threshold=model.threshold,
+                     screen=model.screen is not None, decks={})
     total: Counter = Counter()
     other: Counter = Counter()
     vetoed: Counter = Counter()

@@ -40,7 +40,7 @@ def samples(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     if cache.exists():
         with np.load(cache) as d:
             return d["X"], d["yr"], d["ys"]
-    X, yr, ys = model.training_samples(model.training_decks(), frames, seed)
+    X, yr, ys, _, _ = model.training_samples(model.training_decks(), frames, seed)
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez(cache, X=X, yr=yr, ys=ys)
     return X, yr, ys

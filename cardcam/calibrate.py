@@ -112,7 +112,7 @@ def calibrate(images, out=None, frames: int = 160, epochs: int = 25, seed: int =
     bar = Progress(chunks + 2, "calibrate", stream=open(os.devnull, "w") if quiet else sys.stderr)
     Xs, yrs, yss = [], [], []
     for k in range(chunks):
-        X, yr, ys = deck_samples(cards, frames // chunks, seed * 1000 + k)
+        X, yr, ys, _, _ = deck_samples(cards, frames // chunks, seed * 1000 + k)
         if len(yr):
             Xs.append(X); yrs.append(yr); yss.append(ys)
         bar.update(1, "frames")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .glyphs import frame_glyphs, neck_split
+from .glyphs import K3, frame_glyphs, neck_split
 from .maps import INK, Analysis
 
 #: Pixels per index unit (the distance between rank and suit centres) in patches.
@@ -64,6 +64,8 @@ class Candidate:
     # what :meth:`tints` measures from (:func:`_tints`' arguments), kept until it is asked:
     # only a sure black read needs it
     tint_source: tuple | None = field(default=None, repr=False, compare=False)
+    # the layout pass' figures of the pair it was cut from (what the screen reads)
+    layout: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def tints(self) -> tuple[float, float]:
         """The rank's and the suit's ink redness against the paper's colour (:func:`_tints`),
@@ -103,7 +105,6 @@ def _upright(plane: np.ndarray, M: np.ndarray, size: tuple[int, int]) -> np.ndar
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-_K3 = np.ones((3, 3), np.uint8)
 _LINE = int(1.9 * UNIT)
 _KH = cv2.getStructuringElement(cv2.MORPH_RECT, (_LINE, 1))
 _KV = cv2.getStructuringElement(cv2.MORPH_RECT, (1, _LINE))
@@ -146,7 +147,7 @@ def _lines(ink: np.ndarray) -> np.ndarray:
             on_solid = np.bincount(lab[solid], minlength=k) / np.maximum(np.bincount(lab.ravel(), minlength=k), 1)
             m = (on_solid <= LINE_SOLID).astype(np.uint8)[lab] & m
         lines |= m
-    return cv2.dilate(lines, _K3)
+    return cv2.dilate(lines, K3)
 
 
 def _open_runs(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray | None:
@@ -176,7 +177,7 @@ def _taken_next_to(dk: np.ndarray, kept: np.ndarray, rmask: np.ndarray, rows, co
     """Pixels in ``rows`` x ``cols`` of the patch touching the glyph ``rmask`` that are
     dark in the full darkness ``dk`` but not in ``kept``: ink the cut took away."""
     (ya, yb), (xa, xb) = rows, cols
-    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), _K3) > 0
+    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), K3) > 0
     return int((near & (dk[ya:yb, xa:xb] > INK) & ~kept[ya:yb, xa:xb]).sum())
 
 
@@ -316,7 +317,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
         return None
     if layout_only:
         rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
-        return None, None, 0.0, rc, np.array([cents[js, 0], cents[js, 1]]), M, (rb, sb), None
+        sc = np.array([cents[js, 0], cents[js, 1]])
+        return None, None, 0.0, rc, sc, M, (rb, sb), _layout_figures(rows, parts, js, rb, sb, d_r[jr - 1], d_s[js - 1], n, ink)
     # the crops and the card-edge evidence below use the full darkness (felt included)
     dk, rd, st, pp = cv2.split(_upright(a.colour_planes(), M, _PATCH))
     in_rank = np.zeros(n, bool)
@@ -363,6 +365,24 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     return rank, suit, corner, rc, sc, M, (rb, sb), (a.image, M, dk, pp, rmask, smask)
 
 
+def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:
+    """What the layout pass knows of a pair, in rank-suit distances: the rank's and the
+    suit's boxes and ink, how far each lies from its place, the gap between them, how many
+    glyphs the patch holds and how much ink.  The screen (:mod:`cardcam.screen`) reads
+    these to skip the full cut of a pair that is plainly not an index."""
+    rw, rh = (rb[2] - rb[0]) / UNIT, (rb[3] - rb[1]) / UNIT
+    sw, sh = (sb[2] - sb[0]) / UNIT, (sb[3] - sb[1]) / UNIT
+    r_area = sum(rows[j][4] for j in parts) / UNIT ** 2
+    s_area = rows[js][4] / UNIT ** 2
+    base = np.array([rw, rh, sw, sh, r_area / max(rw * rh, 1e-3), s_area / max(sw * sh, 1e-3),
+                     r_area, s_area, d_r, d_s, (sb[1] - rb[3]) / UNIT,
+                     ((rb[0] + rb[2]) - (sb[0] + sb[2])) / 2 / UNIT, len(parts), np.log(n),
+                     float(cv2.countNonZero(ink)) / ink.size], np.float32)
+    fr = cv2.resize(ink[rb[1]:rb[3], rb[0]:rb[2]].astype(np.float32), (6, 8), interpolation=cv2.INTER_AREA)
+    fs = cv2.resize(ink[sb[1]:sb[3], sb[0]:sb[2]].astype(np.float32), (6, 6), interpolation=cv2.INTER_AREA)
+    return np.concatenate([base, fr.ravel(), fs.ravel()])
+
+
 #: Paper pixels (bright, no ink) a patch needs for its paper colour; fewer: no balance.
 TINT_PAPER = 40
 
@@ -396,7 +416,11 @@ def _tints(image: np.ndarray, M: np.ndarray, dk: np.ndarray, pp: np.ndarray, rma
 TWINS = 0.12
 
 
-def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
+def candidates(a: Analysis, max_pairs: int = 400, screen=None) -> list[Candidate]:
+    """The index candidates of a frame: pairs of glyphs (rank over suit) whose patch has an
+    index layout, each cut at its refined axis.  ``screen``, given the pairs' layout
+    figures (one row each, :func:`_layout_figures` and two of the pair), returns which to
+    cut; the others are dropped uncut."""
     st, ce, ids = frame_glyphs(a)
     n = len(ce)
     if n < 2:
@@ -417,20 +441,28 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
     if len(ri) > max_pairs:
         order = np.argsort(d[ri, si] / ssum[ri, si])[:max_pairs]
         ri, si = ri[order], si[order]
-    out: list[Candidate] = []
+    poses, figures = [], []
     seen: list[tuple[float, float, float, float]] = []
     for i, j in zip(ri, si):
-        pose = _refined_pose(a, ce[i], ce[j])
-        if pose is None:
+        found = _refine(a, ce[i], ce[j])
+        if found is None:
             continue
-        centre, down, d2 = pose
+        (centre, down, d2), figs = found
         key = (centre[0], centre[1], down[0], down[1])
         if any(abs(k[0] - key[0]) < 0.15 * d2 and abs(k[1] - key[1]) < 0.15 * d2
                and k[2] * key[2] + k[3] * key[3] > 0.995 for k in seen):
             continue  # the same index reached from another pair (e.g. "1" and "0" of 10)
         seen.append(key)
-        c = candidate_at(a, centre, down, d2, (int(ids[i]), int(ids[j])))
+        poses.append((centre, down, d2, (int(ids[i]), int(ids[j]))))
+        figures.append(np.append(figs, (d[i, j] / ssum[i, j], np.log(ratio[i, j]))))
+    keep = screen(np.array(figures, np.float32)) if screen is not None and poses else None
+    out: list[Candidate] = []
+    for k, (centre, down, d2, comps) in enumerate(poses):
+        if keep is not None and not keep[k]:
+            continue  # plainly not an index: not cut (the screen, docs/CARDCAM.md)
+        c = candidate_at(a, centre, down, d2, comps)
         if c is not None:
+            c.layout = figures[k]
             out.append(c)
     return out
 
@@ -438,6 +470,12 @@ def candidates(a: Analysis, max_pairs: int = 400) -> list[Candidate]:
 def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
     """(centre, down, unit) of the index whose rank is near ``cr`` and suit near ``cs``, the
     axis refined once from the glyph groups' centres; None when there is no index layout."""
+    found = _refine(a, cr, cs)
+    return None if found is None else found[0]
+
+
+def _refine(a: Analysis, cr: np.ndarray, cs: np.ndarray):
+    """:func:`_refined_pose` and the layout pass' figures (:func:`_layout_figures`)."""
     v = cs - cr
     dist = float(np.hypot(*v))
     if dist < 1e-6:
@@ -445,7 +483,7 @@ def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
     res = _extract(a, (cr + cs) / 2, v / dist, dist, layout_only=True)
     if res is None:
         return None
-    return _pose_from(res[3], res[4], res[5], a, cr, cs, dist)
+    return _pose_from(res[3], res[4], res[5], a, cr, cs, dist), res[7]
 
 
 def _pose_from(rc: np.ndarray, sc: np.ndarray, M: np.ndarray, a: Analysis, cr: np.ndarray,

@@ -22,7 +22,8 @@ from .maps import Analysis
 #: about a third of that ring on paper: the rest is felt or the card behind, in shadow.
 RING_PAPER = 0.25
 
-_K3 = np.ones((3, 3), np.uint8)
+#: the 3x3 square that erodes and dilates glyph masks (detect uses it too)
+K3 = np.ones((3, 3), np.uint8)
 
 
 def _on_paper(a: Analysis, st: np.ndarray, ii: np.ndarray) -> np.ndarray:
@@ -74,7 +75,7 @@ def frame_glyphs(a: Analysis):
         lut = np.zeros(n, np.uint8)
         lut[ids[bad]] = 1
         mask = lut[labels]
-        er = cv2.erode(mask, _K3)
+        er = cv2.erode(mask, K3)
         n2, _, st2, ce2 = components8(er)
         if n2 > 1:
             st2, ce2 = st2[1:].copy(), ce2[1:]
@@ -117,13 +118,13 @@ def neck_split(comp: np.ndarray, min_piece: int, big_ratio: float = 0.0):
     under erosion (the curve and the foot of a 2) is two parts of a size: with
     ``big_ratio``, the big piece must be that many times the rest."""
     for it in NECK_ERODE:
-        er = cv2.erode(comp.astype(np.uint8), _K3, iterations=it)
+        er = cv2.erode(comp.astype(np.uint8), K3, iterations=it)
         n2, lab2, st2, _ = components8(er)
         real = np.nonzero(st2[1:, 4] >= min_piece)[0] + 1
         if len(real) < 2:
             continue
         b = real[int(np.argmax(st2[real, 4]))]
-        big = cv2.dilate((lab2 == b).astype(np.uint8), _K3, iterations=it) > 0
+        big = cv2.dilate((lab2 == b).astype(np.uint8), K3, iterations=it) > 0
         big &= comp
         rest = comp & ~big
         if big.sum() >= big_ratio * rest.sum():

@@ -24,6 +24,7 @@ from . import art
 
 if TYPE_CHECKING:  # for the annotations only: classify (and cv2) is imported where it is used
     from . import classify
+    from .screen import Screen
 
 TRAIN_DECKS = (
     "anglo", "anglo_bitmap", "anglo_modern", "anglo_modern_4_color", "anglo_poker",
@@ -45,11 +46,12 @@ PARTIAL_DECKS: dict[str, dict[str, str | None]] = {
     "slavic_costumes": {"A": "X", "J": "X", "Q": "X"},
 }
 
-MODEL_VERSION = 9  # 4: glyphs found without the felt, samples in job order; 5: threshold 0.93;
+MODEL_VERSION = 10  # 4: glyphs found without the felt, samples in job order; 5: threshold 0.93;
 #                    6: 200 frames per training deck (was 50): recall +2.5 % on 1,324 cards;
 #                    7: 480 hidden units (was 160): 1,545 cards of 1,980 read instead of 1,534;
 #                    8: trained on the index candidates of glyphs split at a neck (glyphs.PIECES);
-#                    9: every patch splits a suit joined to a big pip (not only neck pieces)
+#                    9: every patch splits a suit joined to a big pip (not only neck pieces);
+#                   10: the screen (cardcam.screen), trained on the same candidates
 #: hidden units of the rank and suit MLPs (benchmarks/cardcam_model_variants.py: 160, 320,
 #: 480 and 640 read 504, 510, 512 and 513 of the benchmark's 666 cards; 480 is where the
 #: gain stops for +0.7 ms of classifier a searched frame; 320 made a wrong read, 480 none)
@@ -79,6 +81,8 @@ class Model:
     suit: "classify.MLP"
     threshold: float = 0.9
     info: dict = field(default_factory=dict)
+    #: drops pairs plainly not an index before they are cut (:mod:`cardcam.screen`)
+    screen: "Screen | None" = None
 
     def save(self, path: Path) -> None:
         import json
@@ -87,6 +91,8 @@ class Model:
         d = {**self.rank.to_dict("rank"), **self.suit.to_dict("suit"),
              "threshold": np.float32(self.threshold), "version": np.int32(MODEL_VERSION),
              "info": np.array(json.dumps(self.info))}
+        if self.screen is not None:
+            d.update(self.screen.to_dict())
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, **d)
         os.replace(tmp, path)
@@ -95,11 +101,13 @@ class Model:
     def load(cls, path: Path) -> "Model":
         import json
         from .classify import load_classifier
+        from .screen import Screen
         with np.load(path, allow_pickle=False) as d:
             if int(d["version"]) != MODEL_VERSION:
                 raise ValueError(f"model {path} is version {int(d['version'])}, need {MODEL_VERSION}")
+            screen = Screen.from_dict(d) if "screen_cut" in d else None
             return cls(load_classifier(d, "rank"), load_classifier(d, "suit"),
-                       float(d["threshold"]), json.loads(str(d["info"])))
+                       float(d["threshold"]), json.loads(str(d["info"])), screen)
 
 
 # ----------------------------------------------------------------------------- samples
@@ -163,11 +171,13 @@ NEG_KEEP = 0.6
 
 
 def deck_samples(deck: str, n_frames: int, seed: int):
-    """Feature vectors and labels from ``n_frames`` synthetic training frames of one deck."""
+    """Feature vectors and rank/suit labels from ``n_frames`` synthetic training frames of
+    one deck, and the layout figures of every labelled pair with whether it is an index
+    (for the screen, :mod:`cardcam.screen`)."""
     from . import classify, detect, maps, synth
     rng = np.random.default_rng(seed)
     synth.LEVELS["_train"] = TRAIN_LEVEL
-    X, yr, ys = [], [], []
+    X, yr, ys, F, fi = [], [], [], [], []
     for _ in range(n_frames):
         n = int(rng.choice([1, 2, 3, 4, 4]))
         f = synth.hand_frame(rng, deck, n_cards=n, level="_train", size=(640, 360))
@@ -177,6 +187,9 @@ def deck_samples(deck: str, n_frames: int, seed: int):
         for c, lab in zip(cands, labels):
             if lab is None:
                 continue
+            # the screen learns from every labelled pair, before the negatives are thinned
+            F.append(c.layout)
+            fi.append(lab[0] != "X")
             extra = []
             if lab[0] != "X":
                 # jittered re-extractions: more positives at little cost
@@ -195,8 +208,9 @@ def deck_samples(deck: str, n_frames: int, seed: int):
             yr += [classify.RANK_CLASSES.index(lab[0])] * len(batch)
             ys += [classify.SUIT_CLASSES.index(lab[1])] * len(batch)
     if not X:
-        return np.zeros((0, 1), np.float32), np.zeros(0, int), np.zeros(0, int)
-    return np.concatenate(X), np.array(yr), np.array(ys)
+        return (np.zeros((0, 1), np.float32), np.zeros(0, int), np.zeros(0, int),
+                np.zeros((0, 1), np.float32), np.zeros(0, bool))
+    return np.concatenate(X), np.array(yr), np.array(ys), np.array(F, np.float32), np.array(fi)
 
 
 def _job(args):
@@ -233,8 +247,9 @@ def training_decks() -> tuple[str, ...]:
 
 def training_samples(decks: tuple[str, ...], frames_per_deck: int = 200, seed: int = 1234,
                      workers: int | None = None, quiet: bool = False):
-    """Feature vectors and rank/suit labels of the decks' synthetic training frames, in job
-    order, so the same arguments give the same samples whichever worker finishes first."""
+    """Feature vectors and rank/suit labels of the decks' synthetic training frames, then
+    the screen's layout figures and index labels (:func:`deck_samples`), in job order, so
+    the same arguments give the same samples whichever worker finishes first."""
     from multiprocessing import get_context
     jobs = []
     for i, d in enumerate(decks):
@@ -243,21 +258,21 @@ def training_samples(decks: tuple[str, ...], frames_per_deck: int = 200, seed: i
         jobs += [(d, n // 2, seed + 2 * i), (d, n - n // 2, seed + 2 * i + 1)]
     workers = workers or max(1, min(len(os.sched_getaffinity(0)), 8))
     bar = Progress(len(jobs), "samples", stream=open(os.devnull, "w") if quiet else None)
-    Xs, yrs, yss = [], [], []
+    parts: list[tuple] = []
     if workers > 1:
         with get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
             # in job order, so a build is the same whichever worker finishes first
-            for deck, (X, yr, ys) in pool.imap(_job, jobs):
-                if len(yr):
-                    Xs.append(X); yrs.append(yr); yss.append(ys)
+            for deck, samples in pool.imap(_job, jobs):
+                if len(samples[1]):
+                    parts.append(samples)
                 bar.update(1, deck)
     else:
         for j in jobs:
-            deck, (X, yr, ys) = _job(j)
-            if len(yr):
-                Xs.append(X); yrs.append(yr); yss.append(ys)
+            deck, samples = _job(j)
+            if len(samples[1]):
+                parts.append(samples)
             bar.update(1, deck)
-    return np.concatenate(Xs), np.concatenate(yrs), np.concatenate(yss)
+    return tuple(np.concatenate(column) for column in zip(*parts))
 
 
 def train(X: np.ndarray, yr: np.ndarray, ys: np.ndarray, seed: int = 1234, epochs: int = 25,
@@ -298,11 +313,13 @@ def build(path: Path | None = None, frames_per_deck: int = 200, epochs: int = 25
     if not decks:
         raise RuntimeError(f"no card decks found in {art.DECK_DIR} (apt-get install gnome-cards-data)")
     t0 = time.monotonic()
-    X, yr, ys = training_samples(decks, frames_per_deck, seed, workers, quiet)
+    from .screen import train_screen
+    X, yr, ys, F, is_index = training_samples(decks, frames_per_deck, seed, workers, quiet)
     mr, ms, fit = train(X, yr, ys, seed, epochs, quiet=quiet)
-    info = dict(decks=list(decks), holdout=list(HOLDOUT_DECKS), **fit,
+    screen, screen_fit = train_screen(F, is_index, np.random.default_rng(seed + 1))
+    info = dict(decks=list(decks), holdout=list(HOLDOUT_DECKS), **fit, **screen_fit,
                 frames_per_deck=frames_per_deck, seconds=round(time.monotonic() - t0, 1))
-    model = Model(mr, ms, THRESHOLD, info)
+    model = Model(mr, ms, THRESHOLD, info, screen)
     model.save(path)
     try:  # a copy outside the work tree, so fresh checkouts on this machine reuse it
         shared = _shared_copy()

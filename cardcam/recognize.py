@@ -104,7 +104,8 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     ``paper``: the frame's thumbnail paper, when the paper gate has it already."""
     model = model or get_model()
     a = maps.analyse(image, paper=paper)
-    cands = detect.candidates(a)
+    # the screen is trained on other decks: a deck calibrated for accuracy is not screened
+    cands = detect.candidates(a, screen=model.screen if profile is None else None)
     if not cands:
         return a, [], []
     threshold = model.threshold if profile is None else profile.threshold
