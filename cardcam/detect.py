@@ -318,7 +318,8 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
     if layout_only:
         rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
         sc = np.array([cents[js, 0], cents[js, 1]])
-        return None, None, 0.0, rc, sc, M, (rb, sb), _layout_figures(rows, parts, js, rb, sb, d_r[jr - 1], d_s[js - 1], n, ink)
+        figures = _layout_figures(rows, parts, js, rb, sb, d_r[jr - 1], d_s[js - 1], n, ink)
+        return None, None, 0.0, rc, sc, M, (rb, sb), figures
     # the crops and the card-edge evidence below use the full darkness (felt included)
     dk, rd, st, pp = cv2.split(_upright(a.colour_planes(), M, _PATCH))
     in_rank = np.zeros(n, bool)
@@ -368,8 +369,10 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False):
 def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:
     """What the layout pass knows of a pair, in rank-suit distances: the rank's and the
     suit's boxes and ink, how far each lies from its place, the gap between them, how many
-    glyphs the patch holds and how much ink.  The screen (:mod:`cardcam.screen`) reads
-    these to skip the full cut of a pair that is plainly not an index."""
+    glyphs the patch holds and how much ink, then a 6x8 px picture of the ink in the rank's
+    box and a 6x6 one of the suit's (the shapes: the sizes alone tell too little).  The
+    screen (:mod:`cardcam.screen`) reads these to skip the full cut of a pair that is
+    plainly not an index."""
     rw, rh = (rb[2] - rb[0]) / UNIT, (rb[3] - rb[1]) / UNIT
     sw, sh = (sb[2] - sb[0]) / UNIT, (sb[3] - sb[1]) / UNIT
     r_area = sum(rows[j][4] for j in parts) / UNIT ** 2

@@ -83,6 +83,7 @@ from .events import (
     TableOpened,
     WinnerDeclared,
 )
+from .button import clockwise_from, positions
 from .hand import Hand
 from .penalties import Ledger, Penalty, carry, check_penalty, hand_dealt, issue, propose
 from .rulings import Situation, rule_on_chips, substantial_action
@@ -390,56 +391,12 @@ def _start_hand(state: TableState, command: StartHand) -> tuple[Event, ...]:
         if len(dealt) < 2:
             raise IllegalAction("a hand needs at least two players dealt in", field="seats")
         level_no, sb, bb, ante = state.level, state.blinds.small_blind, state.blinds.big_blind, state.blinds.ante
-    order = tuple(_clockwise_from(button, dealt))
+    order = tuple(clockwise_from(button, dealt))
     stacks = tuple(state.seat(n).stack for n in order)  # type: ignore[union-attr]
     return (
         HandStarted(hand=state.hand_no + 1, button=button, level=level_no, small_blind=sb, big_blind=bb, ante=ante,
                     seats=order, stacks=stacks, small_blind_seat=sb_seat, big_blind_seat=bb_seat),
     )
-
-
-def _clockwise_from(seat: int, seats: list[int]) -> list[int]:
-    """``seats`` in dealing order: the first one left of ``seat`` first, ``seat`` (if there) last."""
-    ordered = sorted(seats)
-    return [n for n in ordered if n > seat] + [n for n in ordered if n <= seat]
-
-
-def _next(after: int, seats: list[int]) -> int:
-    return _clockwise_from(after, seats)[0]
-
-
-def _between(seat: int, start: int, end: int) -> bool:
-    """``seat`` lies strictly between ``start`` and ``end`` going clockwise (seats 1-10)."""
-    return 0 < (seat - start) % 10 < (end - start) % 10
-
-
-def positions(live: list[int], last_sb: int | None, last_bb: int | None,
-              drawn: int | None = None) -> tuple[int, int | None, int, list[int]]:
-    """Button, small-blind seat, big-blind seat and the seats dealt in, by rules "Dead Button"
-    and "Heads-Up Button".
-
-    The big blind moves on to the next player each hand; the small blind takes the seat the
-    big blind left, and the button the seat the small blind left, even when those seats are
-    now empty (a dead small blind, a dead button). Nobody is dealt in between the small blind
-    and the button: a new player seated there waits until the button passes. Heads-up, the
-    button posts the small blind, and the big blind goes to the player who did not post it
-    last hand, so nobody takes the big blind twice.
-    """
-    if last_bb is None:  # the first hand: the draw for the button
-        button = drawn if drawn is not None else live[0]
-        if len(live) == 2:
-            return button, button, _next(button, live), live
-        sb_seat = _next(button, live)
-        return button, sb_seat, _next(sb_seat, live), live
-    button, sb_seat = last_sb if last_sb is not None else last_bb, last_bb
-    dealt = [n for n in live if not _between(n, button, sb_seat)]
-    if len(dealt) < 2:  # one player left and one new: there is no "between" heads-up
-        dealt = live
-    bb_seat = _next(last_bb, dealt)
-    if len(dealt) == 2:
-        other = next(n for n in dealt if n != bb_seat)
-        return other, other, bb_seat, dealt
-    return button, sb_seat, bb_seat, dealt
 
 
 def _seating(state: TableState, command: Command) -> tuple[Event, ...]:

@@ -5,7 +5,7 @@ import pytest
 
 from broadcast.engine.errors import BadCommand, HandInProgress, IllegalAction
 from broadcast.engine.events import FourCardFlop, HandHeldForReview, HandKilled
-from broadcast.engine.table import positions
+from broadcast.engine.button import positions
 
 from .helpers import events, run, table
 
