@@ -129,14 +129,41 @@ def _stable(a, reads, model, profile, threshold):
     of ``JITTERS``.  A jitter that reads another card refuses the read (-> ??); so do two
     or more unsure jitters (cut outside the index layout, or under the threshold).
 
-    The jittered candidates of the whole frame are classified in one batch."""
+    A card is re-read through its surest candidate first, the candidates of all the
+    frame's cards in one batch; only when that one is refused is the card's next candidate
+    re-read, and so on.  Once a card's read stands, its other candidates (the same card's
+    other index, the same index reached from another pair) are not re-read: they can add
+    nothing to it, and a third of a searched frame's sure reads are such (402 sure reads
+    of 262 cards on 108 hand frames)."""
+    refused: set[int] = set()
+    stands: set[str] = set()
+    waiting = sorted((i for i, r in enumerate(reads) if r.card != UNKNOWN), key=lambda i: -reads[i].confidence)
+    while waiting:
+        batch, later, first = [], [], set()
+        for i in waiting:
+            card = reads[i].card
+            if card in stands:
+                continue  # its card stands on another candidate
+            (later if card in first else batch).append(i)
+            first.add(card)
+        if not batch:
+            break
+        refused_now = _jitter_check(a, reads, batch, model, profile, threshold)
+        refused |= refused_now
+        stands |= {reads[i].card for i in batch if i not in refused_now}
+        waiting = later
+    return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
+            for i, r in enumerate(reads)]
+
+
+def _jitter_check(a, reads, batch: list[int], model, profile, threshold) -> set[int]:
+    """The reads of ``batch`` (indices into ``reads``) that their jittered re-reads refuse,
+    all jitters classified in one batch."""
     jittered: list[tuple[int, detect.Candidate]] = []
-    unsure = [len(JITTERS)] * len(reads)
-    for i, r in enumerate(reads):
-        if r.card == UNKNOWN:
-            continue
+    unsure = dict.fromkeys(batch, len(JITTERS))
+    for i in batch:
         for jitter in JITTERS:
-            j = _jittered(a, r.cand, jitter)
+            j = _jittered(a, reads[i].cand, jitter)
             if j is not None:
                 jittered.append((i, j))
                 unsure[i] -= 1
@@ -150,9 +177,7 @@ def _stable(a, reads, model, profile, threshold):
                 unsure[i] += 1
             elif q.card != reads[i].card:
                 refused.add(i)
-    refused |= {i for i, r in enumerate(reads) if r.card != UNKNOWN and unsure[i] > 1}
-    return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
-            for i, r in enumerate(reads)]
+    return refused | {i for i in batch if unsure[i] > 1}
 
 
 def _jittered(a: maps.Analysis, c: detect.Candidate, jitter: tuple[float, float]):

@@ -1,0 +1,71 @@
+"""A sure read must survive its jittered re-reads (±4°, ±8 %) before it is asserted; a card
+is re-read through its surest candidate, and its other candidates only when that one is
+refused.  The cards that stand are those that re-reading every sure candidate lets stand."""
+import numpy as np
+
+from cardcam import classify, maps, synth
+from cardcam import recognize as rec
+from cardcam.recognize import UNKNOWN
+
+
+def _every_candidate_re_read(a, reads, model):
+    """The long way: every sure candidate re-read at every jitter, in one batch."""
+    sure = [i for i, r in enumerate(reads) if r.card != UNKNOWN]
+    refused = rec._jitter_check(a, reads, sure, model, None, model.threshold) if sure else set()
+    return {reads[i].card for i in sure if i not in refused}
+
+
+def _frames(n: int):
+    out = []
+    for k, deck in enumerate(("anglo", "bellot", "paris", "tigullio", "plastic")):
+        rng = np.random.default_rng(900 + k)
+        out += [synth.hand_frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate") for i in range(n)]
+    return out
+
+
+def test_the_cards_that_stand_are_those_the_long_way_lets_stand(model, monkeypatch):
+    re_read = []
+    real = rec._jittered
+    monkeypatch.setattr(rec, "_jittered", lambda a, c, j: re_read.append(c) or real(a, c, j))
+    sure_reads = stood = cut = 0
+    for f in _frames(6):
+        a = maps.analyse(f.image)
+        cands = rec.detect.candidates(a, screen=model.screen)
+        if not cands:
+            continue
+        reads = classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
+        re_read.clear()
+        fast = {r.card for r in rec._stable(a, reads, model, None, model.threshold) if r.card != UNKNOWN}
+        cut += len(re_read)
+        assert fast == _every_candidate_re_read(a, reads, model)
+        sure_reads += sum(r.card != UNKNOWN for r in reads)
+        stood += len(fast)
+    assert stood > 30
+    # the same card's other candidates were not re-read: fewer cuts than the long way's
+    assert sure_reads > stood
+    assert cut < 0.85 * len(rec.JITTERS) * sure_reads
+
+
+def test_a_card_whose_surest_candidate_is_refused_is_re_read_through_the_next(model):
+    # a frame whose card has two sure candidates: refuse the surest one's jitters by
+    # turning it into another card's read, and the card still stands on the other one
+    for f in _frames(6):
+        a = maps.analyse(f.image)
+        cands = rec.detect.candidates(a, screen=model.screen)
+        if not cands:
+            continue
+        reads = classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
+        sure = [r for r in reads if r.card != UNKNOWN]
+        twice = [c for c in {r.card for r in sure} if sum(r.card == c for r in sure) >= 2]
+        if not twice:
+            continue
+        card = twice[0]
+        first = max((i for i, r in enumerate(reads) if r.card == card), key=lambda i: reads[i].confidence)
+        other = "2c" if card != "2c" else "3d"  # claimed by the surest candidate: its jitters disagree
+        reads[first] = classify.CardRead(other, reads[first].confidence, reads[first].index_like,
+                                         reads[first].box, reads[first].cand)
+        out = rec._stable(a, reads, model, None, model.threshold)
+        assert out[first].card == UNKNOWN
+        assert card in {r.card for r in out}
+        return
+    raise AssertionError("no frame had a card with two sure candidates")
