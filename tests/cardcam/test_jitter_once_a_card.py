@@ -23,17 +23,22 @@ def _frames(n: int):
     return out
 
 
+def _decided(model):
+    """(analysis, decided reads) of each frame of :func:`_frames` with candidates."""
+    for f in _frames(6):
+        a = maps.analyse(f.image)
+        cands = rec.detect.candidates(a, screen=model.screen)
+        if cands:
+            yield a, classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)),
+                                     model.threshold)
+
+
 def test_the_cards_that_stand_are_those_the_long_way_lets_stand(model, monkeypatch):
     re_read = []
     real = rec._jittered
     monkeypatch.setattr(rec, "_jittered", lambda a, c, j: re_read.append(c) or real(a, c, j))
     sure_reads = stood = cut = 0
-    for f in _frames(6):
-        a = maps.analyse(f.image)
-        cands = rec.detect.candidates(a, screen=model.screen)
-        if not cands:
-            continue
-        reads = classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
+    for a, reads in _decided(model):
         re_read.clear()
         fast = {r.card for r in rec._stable(a, reads, model, None, model.threshold) if r.card != UNKNOWN}
         cut += len(re_read)
@@ -49,12 +54,7 @@ def test_the_cards_that_stand_are_those_the_long_way_lets_stand(model, monkeypat
 def test_a_card_whose_surest_candidate_is_refused_is_re_read_through_the_next(model):
     # a frame whose card has two sure candidates: refuse the surest one's jitters by
     # turning it into another card's read, and the card still stands on the other one
-    for f in _frames(6):
-        a = maps.analyse(f.image)
-        cands = rec.detect.candidates(a, screen=model.screen)
-        if not cands:
-            continue
-        reads = classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
+    for a, reads in _decided(model):
         sure = [r for r in reads if r.card != UNKNOWN]
         twice = [c for c in {r.card for r in sure} if sum(r.card == c for r in sure) >= 2]
         if not twice:
