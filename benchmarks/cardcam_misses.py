@@ -94,6 +94,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
         kept = (model.screen.keep(np.array([c.layout for c in every], np.float32))
                 if model.screen is not None and every else np.ones(len(every), bool))
         cands = [c for c, k in zip(every, kept) if k]
+        at = np.cumsum(kept) - 1  # a kept pair's place in cands
         by_card: dict[int, list[int]] = {}
         screened: set[int] = set()
         for k, c in enumerate(every):
@@ -101,7 +102,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             o = _owner(f.quads, p)
             if o is not None and _near_corner(f.quads[o], p):
                 if kept[k]:
-                    by_card.setdefault(o, []).append(k - int((~kept[:k]).sum()))
+                    by_card.setdefault(o, []).append(int(at[k]))
                 else:
                     screened.add(o)
         if cands:

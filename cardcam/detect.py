@@ -421,9 +421,9 @@ TWINS = 0.12
 
 def candidates(a: Analysis, max_pairs: int = 400, screen=None) -> list[Candidate]:
     """The index candidates of a frame: pairs of glyphs (rank over suit) whose patch has an
-    index layout, each cut at its refined axis.  ``screen``, given the pairs' layout
-    figures (one row each, :func:`_layout_figures` and two of the pair), returns which to
-    cut; the others are dropped uncut."""
+    index layout, each cut at its refined axis.  ``screen`` (:class:`cardcam.screen.Screen`)
+    is given the pairs' layout figures (one row each, :func:`_layout_figures` and two of the
+    pair) and says which to cut; the others are dropped uncut."""
     st, ce, ids = frame_glyphs(a)
     n = len(ce)
     if n < 2:
@@ -447,7 +447,7 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None) -> list[Candidate
     poses, figures = [], []
     seen: list[tuple[float, float, float, float]] = []
     for i, j in zip(ri, si):
-        found = _refine(a, ce[i], ce[j])
+        found = _refined_pose(a, ce[i], ce[j])
         if found is None:
             continue
         (centre, down, d2), figs = found
@@ -458,7 +458,7 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None) -> list[Candidate
         seen.append(key)
         poses.append((centre, down, d2, (int(ids[i]), int(ids[j]))))
         figures.append(np.append(figs, (d[i, j] / ssum[i, j], np.log(ratio[i, j]))))
-    keep = screen(np.array(figures, np.float32)) if screen is not None and poses else None
+    keep = screen.keep(np.array(figures, np.float32)) if screen is not None and poses else None
     out: list[Candidate] = []
     for k, (centre, down, d2, comps) in enumerate(poses):
         if keep is not None and not keep[k]:
@@ -471,14 +471,9 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None) -> list[Candidate
 
 
 def _refined_pose(a: Analysis, cr: np.ndarray, cs: np.ndarray):
-    """(centre, down, unit) of the index whose rank is near ``cr`` and suit near ``cs``, the
-    axis refined once from the glyph groups' centres; None when there is no index layout."""
-    found = _refine(a, cr, cs)
-    return None if found is None else found[0]
-
-
-def _refine(a: Analysis, cr: np.ndarray, cs: np.ndarray):
-    """:func:`_refined_pose` and the layout pass' figures (:func:`_layout_figures`)."""
+    """((centre, down, unit), figures) of the index whose rank is near ``cr`` and suit near
+    ``cs``: the axis refined once from the glyph groups' centres, and the layout pass'
+    figures (:func:`_layout_figures`); None when there is no index layout."""
     v = cs - cr
     dist = float(np.hypot(*v))
     if dist < 1e-6:

@@ -136,22 +136,16 @@ def _stable(a, reads, model, profile, threshold):
     nothing to it, and a third of a searched frame's sure reads are such (402 sure reads
     of 262 cards on 108 hand frames)."""
     refused: set[int] = set()
-    stands: set[str] = set()
     waiting = sorted((i for i, r in enumerate(reads) if r.card != UNKNOWN), key=lambda i: -reads[i].confidence)
     while waiting:
         batch, later, first = [], [], set()
-        for i in waiting:
-            card = reads[i].card
-            if card in stands:
-                continue  # its card stands on another candidate
-            (later if card in first else batch).append(i)
-            first.add(card)
-        if not batch:
-            break
+        for i in waiting:  # each card's surest candidate left, then the rest
+            (later if reads[i].card in first else batch).append(i)
+            first.add(reads[i].card)
         refused_now = _jitter_check(a, reads, batch, model, profile, threshold)
         refused |= refused_now
-        stands |= {reads[i].card for i in batch if i not in refused_now}
-        waiting = later
+        stands = {reads[i].card for i in batch if i not in refused_now}
+        waiting = [i for i in later if reads[i].card not in stands]
     return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
             for i, r in enumerate(reads)]
 

@@ -6,7 +6,7 @@ picture frame).  Cutting each one in full (glyph crops, colour planes, card-edge
 evidence, then the features and both MLPs) is most of a searched frame's cost.  The
 layout pass that refines a pair's axis already knows its rank and suit boxes, their ink
 and a coarse picture of each (``detect._layout_figures``); a small MLP on those figures
-tells an index from the rest well enough to drop about two thirds of the others.
+tells an index from the rest well enough to drop about half of the others.
 
 It is trained in the model build on the same candidates as the rank and suit MLPs, and
 its cut is set to pass all but ``KEEP_LOST`` of the training decks' indices: it is
@@ -40,8 +40,6 @@ class Screen:
     def keep(self, figures: np.ndarray) -> np.ndarray:
         """One bool per row of layout figures: whether that pair may be an index."""
         return self.mlp.proba(figures)[:, 1] >= self.cut
-
-    __call__ = keep
 
     def to_dict(self, prefix: str = "screen") -> dict[str, np.ndarray]:
         return {**self.mlp.to_dict(prefix), f"{prefix}_cut": np.float32(self.cut)}

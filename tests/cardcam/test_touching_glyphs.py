@@ -122,10 +122,10 @@ def test_a_paris_index_club_beside_the_big_club_is_formed_from_two_whole_glyphs(
         for j in inside:
             if i == j or not 0.4 < max(st[j, 2:4]) / max(st[i, 2:4]) < 0.8:
                 continue
-            pose = detect._refined_pose(a, ce[i] + a.origin, ce[j] + a.origin)
-            if pose is None:
+            found = detect._refined_pose(a, ce[i] + a.origin, ce[j] + a.origin)
+            if found is None:
                 continue
-            c = detect.candidate_at(a, *pose, (int(ids[i]), int(ids[j])))
+            c = detect.candidate_at(a, *found[0], (int(ids[i]), int(ids[j])))
             if c is not None:
                 pr, ps = _proba(model, None, classify.features_batch([c]))
                 reads.append((classify.RANK_CLASSES[pr[0].argmax()] + classify.SUIT_CLASSES[ps[0].argmax()],
