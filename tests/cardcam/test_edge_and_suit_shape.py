@@ -79,14 +79,22 @@ def test_an_index_cut_by_the_edge_of_the_frame_is_not_read(model):
 def test_part_of_a_rank_wider_than_tall_is_not_read(model):
     """An upside-down 8 of diamonds half under the card lying over it: what shows of the 8
     is a "U", wider than tall, and it was read as a sure 9 of diamonds (bellot, a held
-    hand of the latency benchmark). No rank but a ten is wider than tall."""
+    hand of the latency benchmark, frame 17). No rank but a ten is wider than tall.
+
+    The frames round it are read too, and the 8s in most: a build of the model on another
+    machine refused frame 17 whole (a conflict), which is no test of the rule."""
     rng = np.random.default_rng(3001)
     cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, 4, replace=False))
-    f = synth.HeldHand(rng, "bellot", 4, "moderate", cards=cards, frames=202).frame(17)
-    assert f.cards and set(f.cards) == {"6s", "5d", "8d", "8s"}
-    r = recognize(f.image, 4, model=model)
-    assert "9d" not in r.identified
-    assert set(r.identified) <= set(f.cards) and "8s" in r.identified
+    hold = synth.HeldHand(rng, "bellot", 4, "moderate", cards=cards, frames=202)
+    eights = 0
+    for k in range(14, 21):
+        f = hold.frame(k)
+        assert f.cards and set(f.cards) == {"6s", "5d", "8d", "8s"}
+        r = recognize(f.image, 4, model=model)
+        assert "9d" not in r.identified, k
+        assert set(r.identified) <= set(f.cards), (k, r.identified)
+        eights += "8s" in r.identified
+    assert eights >= 5, f"the 8s read in {eights} of 7 frames"
 
 
 def test_a_rank_much_smaller_than_its_suit_is_not_read(model):
