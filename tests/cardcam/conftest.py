@@ -31,3 +31,17 @@ def bench_frame(deck, seed, frame):
         f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
                         p_backs=0.1, p_empty=0.1)
     return f
+
+
+def read_bench_cards(model, cases):
+    """Read the misses benchmark's frames ``cases`` ((deck, seed, frame, cards) each) and
+    count the ``cards`` read: (right, wrong cards read in those frames)."""
+    from cardcam.recognize import recognize
+    right, wrong = 0, []
+    for deck, seed, frame, cards in cases:
+        f = bench_frame(deck, seed, frame)
+        assert set(cards) <= set(f.cards)
+        r = recognize(f.image, len(f.cards), model=model)
+        right += sum(c in r.identified for c in cards)
+        wrong += [c for c in r.identified if c not in f.cards]
+    return right, wrong

@@ -8,7 +8,7 @@ import numpy as np
 from cardcam import detect, glyphs
 from cardcam.recognize import recognize
 
-from .conftest import bench_frame, needs_decks
+from .conftest import bench_frame, needs_decks, read_bench_cards
 from .test_edge_and_suit_shape import _cand, _glyph
 
 
@@ -80,13 +80,8 @@ def test_a_rank_with_loose_ink_in_its_box_needs_a_strict_read():
 def test_a_dondorf_index_club_touching_the_big_club_is_read(model):
     """The misses benchmark's dondorf frames (seed 1002) whose index clubs (and one heart)
     were never formed: 0 of these 5 cards were read before, 5 on 2026-12-05."""
-    right, wrong = 0, []
-    for frame, cards in ((1, ("4c",)), (2, ("4h",)), (12, ("4c",)), (27, ("6c", "8c"))):
-        f = bench_frame("dondorf", 1002, frame)
-        assert set(cards) <= set(f.cards)
-        r = recognize(f.image, len(f.cards), model=model)
-        right += sum(c in r.identified for c in cards)
-        wrong += [c for c in r.identified if c not in f.cards]
+    right, wrong = read_bench_cards(model, [("dondorf", 1002, frame, cards) for frame, cards in (
+        (1, ("4c",)), (2, ("4h",)), (12, ("4c",)), (27, ("6c", "8c")))])
     assert not wrong, wrong
     assert right >= 4, f"{right} of 5"
 
