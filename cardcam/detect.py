@@ -470,9 +470,11 @@ def _waist_pairs(ids: np.ndarray, ce: np.ndarray, area: np.ndarray, half: np.nda
     """Which (rank i, suit j) pairs may involve the halves of glyphs cut at their waist
     (``half``; :func:`cardcam.glyphs.waist_pieces`): the two halves of one glyph, both ways
     (a rank blurred into its suit), and a whole glyph over the smaller half from across the
-    glyph's long axis (a suit blurred into the big pip beside it).  Pairing every glyph
-    near a half with it, both ways (and a looser waist test, 1.6 and 0.55), took 60 % more layout passes (4,406 against 2,726 on
-    42 hand frames) to read the same 559 of the misses benchmark's 666 cards, and 1,695 of
+    glyph's long axis (a suit blurred into the big pip beside it).  The halves of a glyph
+    too short for a rank over its suit (``id - WAISTS`` with bit 2 set) do not pair with
+    each other.  Pairing every glyph near a half with it, both ways (and a looser waist
+    test, 1.6 and 0.55), took two thirds more layout passes (4,406 against 2,640 on 42
+    hand frames) to read the same 559 of the misses benchmark's 666 cards, and 1,695 of
     its 840 frames' 1,980 instead of 1,691."""
     allowed = ~(half[:, None] | half[None, :])
     where = {int(k): i for i, k in enumerate(ids) if k >= WAISTS}
@@ -480,7 +482,8 @@ def _waist_pairs(ids: np.ndarray, ce: np.ndarray, area: np.ndarray, half: np.nda
         p = where.get(k ^ 1)
         if p is None:
             continue
-        allowed[p, j] = True  # the other half over this one
+        if not (k - WAISTS) & 2:
+            allowed[p, j] = True  # the other half over this one: long enough for a rank over a suit
         if area[j] > area[p]:
             continue
         axis = ce[p] - ce[j]

@@ -99,10 +99,10 @@ def frame_glyphs(a: Analysis, waists: bool = True):
         if len(st3):
             k3 = _on_paper(a, st3, ii)
             out_st.append(st3[k3]); out_ce.append(ce3[k3]); out_ids.append(PIECES + np.arange(len(st3))[k3])
-        st4, ce4 = waist_pieces(labels, ids[big], st[big]) if waists else ((), ())
+        st4, ce4, tag4 = waist_pieces(labels, ids[big], st[big]) if waists else ((), (), ())
         if len(st4):
             k4 = _on_paper(a, st4, ii)
-            out_st.append(st4[k4]); out_ce.append(ce4[k4]); out_ids.append(WAISTS + np.arange(len(st4))[k4])
+            out_st.append(st4[k4]); out_ce.append(ce4[k4]); out_ids.append(WAISTS + tag4[k4])
     return np.concatenate(out_st), np.concatenate(out_ce), np.concatenate(out_ids)
 
 
@@ -175,8 +175,13 @@ WAIST_LONG = 1.8
 #: ... and it narrows between them: its thinnest cross-section in the middle of its length
 #: is at most this fraction of the widest on either side of it.
 WAIST_THIN = 0.45
-#: Component ids of the two halves of such a glyph start here (``Candidate.comps``), two
-#: ids a glyph: halves ``WAISTS + 2k`` and ``WAISTS + 2k + 1`` are of one glyph.
+#: A glyph this long (or longer) may be a rank over its suit, and its halves pair with each
+#: other; a shorter one only frees a suit run sideways into a pip (a paris club and the big
+#: club beside it measure under 2; an 8, whose loops are halves too, about 1.6 to 1.9).
+WAIST_RANK_OVER_SUIT = 2.0
+#: Component ids of the two halves of such a glyph start here (``Candidate.comps``):
+#: ``WAISTS + 4k + h`` for the halves h = 0, 1 of glyph k, plus 2 when the glyph is too
+#: short to be a rank over its suit (so ``id ^ 1`` is the other half).
 WAISTS = 2 << 20
 
 
@@ -187,8 +192,9 @@ def waist_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
     A rank and its suit that blur into one glyph are then a rank glyph and a suit glyph
     that can pair; a suit blurred into the big pip beside it is a suit glyph that its rank
     can pair with (:func:`cardcam.detect._waist_pairs`).  The component itself stays a
-    glyph too.  About 1 ms a searched frame (some 25 components to look at)."""
-    out_st, out_ce = [], []
+    glyph too.  About 1 ms a searched frame (some 25 components to look at).  Also each
+    half's id past :data:`WAISTS`."""
+    out_st, out_ce, tags = [], [], []
     for j, (x, y, w, h, _) in zip(parents, stats):
         sel = labels[y:y + h, x:x + w] == j
         m = cv2.moments(sel.astype(np.uint8), binaryImage=True)
@@ -216,10 +222,12 @@ def waist_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
         halves = (bins < cut, bins > cut)
         if min(int(half.sum()) for half in halves) < NECK_PIECE:
             continue
-        for half in halves:
+        short = 0 if big >= WAIST_RANK_OVER_SUIT ** 2 * small else 2
+        for h, half in enumerate(halves):
             hx, hy = xs[half], ys[half]
             out_st.append((x + hx.min(), y + hy.min(), hx.max() - hx.min() + 1, hy.max() - hy.min() + 1, half.sum()))
             out_ce.append((x + hx.mean(), y + hy.mean()))
+            tags.append(4 * (len(tags) // 2) + short + h)
     if not out_st:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2))
-    return np.array(out_st, np.int32), np.array(out_ce, np.float64)
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), np.zeros(0, np.int64)
+    return np.array(out_st, np.int32), np.array(out_ce, np.float64), np.array(tags, np.int64)
