@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .glyphs import K3, WAIST_THIN, WAISTS, frame_glyphs, neck_split
+from .glyphs import K3, WAISTS, frame_glyphs, neck_split, waist_at
 from .maps import INK, Analysis
 
 #: Pixels per index unit (the distance between rank and suit centres) in patches.
@@ -212,16 +212,12 @@ def _split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n:
 def _split_at_waist(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
     """The patch's components with component ``j``, one glyph where the rank should be and
     where the suit should be, cut across at its thinnest row in the middle of its height
-    (:data:`glyphs.WAIST_THIN`): a rank and its suit blurred into one.  None when it does
-    not narrow there."""
+    (:func:`cardcam.glyphs.waist_at`): a rank and its suit blurred into one.  None when it
+    does not narrow there."""
     x, y, w, h = (int(v) for v in stats[j, :4])
     comp = lab == j
-    prof = comp[y:y + h, x:x + w].sum(axis=1)
-    i0, i1 = int(0.3 * h), int(np.ceil(0.7 * h))
-    if h < 8 or i1 <= i0:
-        return None
-    cut = i0 + int(np.argmin(prof[i0:i1]))
-    if prof[cut] > WAIST_THIN * min(prof[:cut].max(), prof[cut + 1:].max(initial=0)):
+    cut = waist_at(comp[y:y + h, x:x + w].sum(axis=1))
+    if cut is None:
         return None
     top = comp.copy()
     top[y + cut:] = False

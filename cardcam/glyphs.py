@@ -185,6 +185,22 @@ WAIST_RANK_OVER_SUIT = 2.0
 WAISTS = 2 << 20
 
 
+def waist_at(prof: np.ndarray) -> int | None:
+    """Where a glyph narrows to a waist: ``prof`` counts its ink across its length, one
+    entry a pixel along it; the index of the thinnest cross-section in the middle 40 %, when
+    it is at most :data:`WAIST_THIN` of the widest on either side; None otherwise (or when
+    the glyph is under 8 px long).  The frame's glyphs are measured along their long axis
+    (:func:`waist_pieces`), a patch's down its rows (``detect._split_at_waist``)."""
+    n = len(prof)
+    if n < 8:
+        return None
+    i0, i1 = int(0.3 * n), int(math.ceil(0.7 * n))
+    cut = i0 + int(np.argmin(prof[i0:i1]))
+    if prof[cut] > WAIST_THIN * min(prof[:cut].max(), prof[cut + 1:].max(initial=0)):
+        return None
+    return cut
+
+
 def waist_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
     """The two halves of each component of ``parents`` (their ``stats`` rows) that is long
     and narrows at a waist in the middle of its length, cut there across its long axis:
@@ -209,15 +225,9 @@ def waist_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
         ax = (math.cos(ang), math.sin(ang))
         ys, xs = np.nonzero(sel)
         t = (xs - m["m10"] / m["m00"]) * ax[0] + (ys - m["m01"] / m["m00"]) * ax[1]
-        lo = float(t.min())
-        bins = (t - lo).astype(np.int32)
-        prof = np.bincount(bins)
-        L = len(prof)
-        if L < 8:
-            continue
-        i0, i1 = int(0.3 * L), int(np.ceil(0.7 * L))
-        cut = i0 + int(np.argmin(prof[i0:i1]))
-        if prof[cut] > WAIST_THIN * min(prof[:cut].max(), prof[cut + 1:].max(initial=0)):
+        bins = (t - float(t.min())).astype(np.int32)
+        cut = waist_at(np.bincount(bins))
+        if cut is None:
             continue
         halves = (bins < cut, bins > cut)
         if min(int(half.sum()) for half in halves) < NECK_PIECE:
