@@ -178,8 +178,17 @@ async def _until_stopped(seconds: float) -> None:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def stopping(name: str) -> None:
+        logging.getLogger("tvtable").info("%s: stopping the show", name)
+        stop.set()
+
     try:
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, stopping, "SIGTERM")
+        # Ctrl-C by our own handler, not asyncio's cancel of the main task: a show started in
+        # the background by a script inherits SIGINT ignored, and asyncio then leaves it so;
+        # `kill -INT` must stop that show too.
+        loop.add_signal_handler(signal.SIGINT, stopping, "Ctrl-C")
         loop.add_signal_handler(signal.SIGUSR1, _log_tasks)  # `kill -USR1 PID`: what is the show waiting on?
     except (NotImplementedError, RuntimeError):
         pass
@@ -188,10 +197,11 @@ async def _until_stopped(seconds: float) -> None:
     except (asyncio.CancelledError, asyncio.TimeoutError):
         pass
     finally:
-        try:
-            loop.remove_signal_handler(signal.SIGTERM)
-        except (NotImplementedError, RuntimeError):
-            pass
+        for sig in (signal.SIGTERM, signal.SIGINT):  # a second Ctrl-C while stopping: stop at once
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
 
 
 async def _wait(args, runtime) -> int:

@@ -228,13 +228,35 @@ def _run_one(args, show, settings, group: str, url: str) -> int:
 
     from .worker import run_group
     try:
-        return asyncio.run(run_group(show, settings, group, url, jobs=args.jobs, model_path=args.model,
-                                     seconds=args.seconds, threads=args.threads))
+        return asyncio.run(_until_signalled(run_group(show, settings, group, url, jobs=args.jobs,
+                                                      model_path=args.model, seconds=args.seconds,
+                                                      threads=args.threads)))
     except KeyboardInterrupt:
         return 0
     except (OSError, ConnectionError) as e:
         print(f"tvtable: cannot reach the show's Redis: {e}", file=sys.stderr)
         return 1
+
+
+async def _until_signalled(run) -> int:
+    """Run one group's worker; SIGTERM (``cardcam run`` stopping its groups, ``docker stop``)
+    or Ctrl-C stops it cleanly. The process owns its signals here, not ``run_group``: inside
+    a show, the show's own handlers must stay in charge. Ctrl-C by our handler too, since a
+    worker started in the background by a script inherits SIGINT ignored."""
+    import asyncio
+    import signal
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
+    except (NotImplementedError, RuntimeError, ValueError):
+        pass
+    try:
+        return await run
+    except asyncio.CancelledError:
+        return 0
 
 
 def _group_main(argv: list[str]) -> None:
@@ -252,6 +274,7 @@ def _supervise(args, groups: list[str], url: str) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)  # a service manager stops us with SIGTERM: stop the groups too
+    signal.signal(signal.SIGINT, stop)  # Ctrl-C, even where a script's `&` left it ignored
     ctx = multiprocessing.get_context("spawn")
     base = ["cardcam", "run", "--config", args.config, "--redis", url]
     if args.jobs:

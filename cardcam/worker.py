@@ -484,22 +484,14 @@ async def run_group(show: Any, settings: CardcamSettings, group: str | None, red
         loop = asyncio.get_running_loop()
         task = loop.create_task(worker.run())
         try:
-            import signal
-
-            loop.add_signal_handler(signal.SIGTERM, task.cancel)  # `cardcam run` stops its groups with SIGTERM
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
-        if seconds:
-            done, _ = await asyncio.wait([task], timeout=seconds)
-            if not done:
-                while not task.done():
-                    task.cancel()
-                    await asyncio.wait([task], timeout=0.5)
-        else:
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
+            await asyncio.wait([task], timeout=seconds or None)
+        except asyncio.CancelledError:
+            pass  # stopped (a signal, or the show stopping): the worker stops below, then Redis closes
+        while not task.done():  # a task in XREAD can swallow one cancel
+            task.cancel()
+            await asyncio.wait([task], timeout=0.5)
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # the show's supervisor logs it and starts the group again
         return 0
     finally:
         await client.aclose()
