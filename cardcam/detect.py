@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .glyphs import K3, WAISTS, frame_glyphs, neck_split, waist_at
+from .glyphs import K3, WAISTS, frame_glyphs, split_at_waist, split_patch_glyph
 from .maps import INK, Analysis
 
 #: Pixels per index unit (the distance between rank and suit centres) in patches.
@@ -195,60 +195,8 @@ def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
 
 #: A suit glyph is at most about one rank-suit distance wide or tall (0.4 to 1.0 in twelve
 #: decks); the component where the suit should be that is larger than this is tried for a
-#: neck where it joins a big pip or a court picture (:func:`_split_patch_glyph`).
+#: neck where it joins a big pip or a court picture (:func:`cardcam.glyphs.split_patch_glyph`).
 SUIT_MERGED = 1.15
-
-
-def _split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
-    """The patch's components with component ``j`` replaced by its pieces when it comes
-    apart at a neck (:func:`neck_split`): (labels, stats, centres, count); None when it
-    does not."""
-    parts = neck_split(lab == j, NECK_PIECE_PATCH)
-    if parts is None:
-        return None
-    return _replace_glyph(lab, stats, cents, n, j, parts)
-
-
-def _split_at_waist(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
-    """The patch's components with component ``j``, one glyph where the rank should be and
-    where the suit should be, cut across at its thinnest row in the middle of its height
-    (:func:`cardcam.glyphs.waist_at`): a rank and its suit blurred into one.  None when it
-    does not narrow there."""
-    x, y, w, h = (int(v) for v in stats[j, :4])
-    comp = lab == j
-    cut = waist_at(comp[y:y + h, x:x + w].sum(axis=1))
-    if cut is None:
-        return None
-    top = comp.copy()
-    top[y + cut:] = False
-    bottom = comp.copy()
-    bottom[:y + cut + 1] = False
-    if min(int(top.sum()), int(bottom.sum())) < NECK_PIECE_PATCH:
-        return None
-    return _replace_glyph(lab, stats, cents, n, j, (top, bottom))
-
-
-def _replace_glyph(lab, stats, cents, n: int, j: int, parts):
-    """The patch's components with component ``j`` replaced by the components of the
-    boolean masks ``parts``: (labels, stats, centres, count)."""
-    lab = lab.copy()
-    lab[lab == j] = 0
-    new_st, new_ce = [stats], [cents]
-    for m in parts:
-        k, lab2, st, ce = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
-        if k > 1:
-            lab[lab2 > 0] = lab2[lab2 > 0] + (n - 1)
-            new_st.append(st[1:].astype(stats.dtype)); new_ce.append(ce[1:].astype(cents.dtype))
-            n += k - 1
-    stats = np.concatenate(new_st)
-    cents = np.concatenate(new_ce)
-    stats[j, 4] = 0
-    cents[j] = (-1e4, -1e4)  # gone: never the nearest to anything
-    return lab, stats, cents, n
-
-
-#: Eroded area a piece of a patch glyph needs to count (patch px; a suit is about 150).
-NECK_PIECE_PATCH = 15
 
 
 def _loose(ink: np.ndarray, glyphs: np.ndarray, rb) -> float:
@@ -274,14 +222,14 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
 
     The suit may be joined to a big pip or a picture beside it (paris and dondorf clubs, a
     court card's suit touching the picture): a suit glyph too large is split at its neck
-    (:func:`_split_patch_glyph`), and a run of ink lying on such solid ink is not taken out
+    (:func:`cardcam.glyphs.split_patch_glyph`), and a run of ink lying on such solid ink is not taken out
     as a card outline (:func:`_lines`).  Done on every patch since 2026-12-05 (model v9),
     not only on pairs with a neck piece: a pair of two whole glyphs, a paris 5 and its
     index club, was refined onto the big club beside it and read as "not an index".
 
     ``layout_only``: stop once the rank and suit are placed (the glyphs are None); enough
     to refine a candidate's axis, at about half the cost.  ``waists``: cut one glyph in the
-    rank's and the suit's places at its waist (:func:`_split_at_waist`; not in training,
+    rank's and the suit's places at its waist (:func:`cardcam.glyphs.split_at_waist`; not in training,
     see :func:`candidates`)."""
     # Most candidates fail the layout test below: warp the other planes only for those that pass.
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
@@ -311,14 +259,14 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     if under and max(stats[under, 2], stats[under, 3]) > SUIT_MERGED * UNIT:
         js = under
     if max(stats[js, 2], stats[js, 3]) > SUIT_MERGED * UNIT:
-        pieces = _split_patch_glyph(lab, stats, cents, n, js)
+        pieces = split_patch_glyph(lab, stats, cents, n, js)
         if pieces is not None:
             lab, stats, cents, n = pieces
             d_s, d_r = nearest(cents)
             js = int(np.argmin(d_s)) + 1
     jr = int(np.argmin(d_r)) + 1
     if js == jr and waists:  # one glyph in both places: a rank blurred into its suit?
-        pieces = _split_at_waist(lab, stats, cents, n, js)
+        pieces = split_at_waist(lab, stats, cents, n, js)
         if pieces is not None:
             lab, stats, cents, n = pieces
             d_s, d_r = nearest(cents)
@@ -462,9 +410,9 @@ TWINS = 0.12
 WAIST_ACROSS = 0.6
 
 
-def _waist_pairs(ids: np.ndarray, ce: np.ndarray, area: np.ndarray, half: np.ndarray) -> np.ndarray:
+def _waist_pairs(ids: np.ndarray, ce: np.ndarray, area: np.ndarray) -> np.ndarray:
     """Which (rank i, suit j) pairs may involve the halves of glyphs cut at their waist
-    (``half``; :func:`cardcam.glyphs.waist_pieces`): the two halves of one glyph, both ways
+    (ids from :data:`cardcam.glyphs.WAISTS`; :func:`cardcam.glyphs.waist_pieces`): the two halves of one glyph, both ways
     (a rank blurred into its suit), and a whole glyph over the smaller half from across the
     glyph's long axis (a suit blurred into the big pip beside it).  The halves of a glyph
     too short for a rank over its suit (``id - WAISTS`` with bit 2 set) do not pair with
@@ -472,6 +420,7 @@ def _waist_pairs(ids: np.ndarray, ce: np.ndarray, area: np.ndarray, half: np.nda
     test, 1.6 and 0.55), took two thirds more layout passes (4,406 against 2,640 on 42
     hand frames) to read the same 559 of the misses benchmark's 666 cards, and 1,695 of
     its 840 frames' 1,980 instead of 1,691."""
+    half = ids >= WAISTS
     allowed = ~(half[:, None] | half[None, :])
     where = {int(k): i for i, k in enumerate(ids) if k >= WAISTS}
     for k, j in where.items():
@@ -497,7 +446,7 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None, waists: bool = Tr
     pair) and says which to cut; the others are dropped uncut.
 
     ``waists``: also pair the halves of a rank blurred into its suit, cut at its waist
-    (:func:`cardcam.glyphs.waist_pieces`, :func:`_split_at_waist`).  The model is trained
+    (:func:`cardcam.glyphs.waist_pieces`, :func:`cardcam.glyphs.split_at_waist`).  The model is trained
     without them: trained on them too (model v11, 2026-12-06) it read 538 of the misses
     benchmark's 666 cards with 2 wrong, against 559 and 0 wrong for model v10 reading
     with them (docs/CARDCAM.md)."""
@@ -516,9 +465,8 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None, waists: bool = Tr
     twins = ((np.abs(w[:, None] / w[None, :] - 1) < TWINS) & (np.abs(h[:, None] / h[None, :] - 1) < TWINS)
              & (np.abs(area[:, None] / area[None, :] - 1) < TWINS))
     ok &= ~twins
-    half = ids >= WAISTS
-    if half.any():
-        ok &= _waist_pairs(ids, ce, area, half)
+    if ids.max() >= WAISTS:
+        ok &= _waist_pairs(ids, ce, area)
     np.fill_diagonal(ok, False)
     ri, si = np.nonzero(ok)
     if len(ri) > max_pairs:

@@ -12,6 +12,10 @@ Two kinds of glyph are freed from what they touch:
 * a small index's rank blurs into its suit, or a suit into the big pip beside it, into
   one long glyph that narrows between the two: its halves, cut there, are added as
   glyphs (:func:`waist_pieces`).
+
+The same two cuts are made in the upright patch :mod:`cardcam.detect` cuts round a pair,
+on the one glyph in the suit's place or in both the rank's and the suit's
+(:func:`split_patch_glyph`, :func:`split_at_waist`).
 """
 from __future__ import annotations
 
@@ -190,7 +194,7 @@ def waist_at(prof: np.ndarray) -> int | None:
     entry a pixel along it; the index of the thinnest cross-section in the middle 40 %, when
     it is at most :data:`WAIST_THIN` of the widest on either side; None otherwise (or when
     the glyph is under 8 px long).  The frame's glyphs are measured along their long axis
-    (:func:`waist_pieces`), a patch's down its rows (``detect._split_at_waist``)."""
+    (:func:`waist_pieces`), a patch's down its rows (``glyphs.split_at_waist``)."""
     n = len(prof)
     if n < 8:
         return None
@@ -241,3 +245,58 @@ def waist_pieces(labels: np.ndarray, parents: np.ndarray, stats: np.ndarray):
     if not out_st:
         return np.zeros((0, 5), np.int32), np.zeros((0, 2)), np.zeros(0, np.int64)
     return np.array(out_st, np.int32), np.array(out_ce, np.float64), np.array(tags, np.int64)
+
+
+# -- the same, in a patch ---------------------------------------------------------------
+
+#: Eroded area a piece of a patch glyph needs to count (patch px; a suit is about 150).
+NECK_PIECE_PATCH = 15
+
+
+def split_patch_glyph(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
+    """The components of a patch (``cardcam.detect``'s upright cut of an index: labels
+    ``lab``, ``stats``, ``cents``, count ``n``) with component ``j`` replaced by its pieces
+    when it comes apart at a neck (:func:`neck_split`): (labels, stats, centres, count);
+    None when it does not.  The suit joined to a big pip or a court picture beside it."""
+    parts = neck_split(lab == j, NECK_PIECE_PATCH)
+    if parts is None:
+        return None
+    return _replace_glyph(lab, stats, cents, n, j, parts)
+
+
+def split_at_waist(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, j: int):
+    """The patch's components with component ``j``, one glyph where the rank should be and
+    where the suit should be, cut across at its thinnest row in the middle of its height
+    (:func:`waist_at`): a rank and its suit blurred into one.  None when it
+    does not narrow there."""
+    x, y, w, h = (int(v) for v in stats[j, :4])
+    comp = lab == j
+    cut = waist_at(comp[y:y + h, x:x + w].sum(axis=1))
+    if cut is None:
+        return None
+    top = comp.copy()
+    top[y + cut:] = False
+    bottom = comp.copy()
+    bottom[:y + cut + 1] = False
+    if min(int(top.sum()), int(bottom.sum())) < NECK_PIECE_PATCH:
+        return None
+    return _replace_glyph(lab, stats, cents, n, j, (top, bottom))
+
+
+def _replace_glyph(lab, stats, cents, n: int, j: int, parts):
+    """The patch's components with component ``j`` replaced by the components of the
+    boolean masks ``parts``: (labels, stats, centres, count)."""
+    lab = lab.copy()
+    lab[lab == j] = 0
+    new_st, new_ce = [stats], [cents]
+    for m in parts:
+        k, lab2, st, ce = components8(m.astype(np.uint8))
+        if k > 1:
+            lab[lab2 > 0] = lab2[lab2 > 0] + (n - 1)
+            new_st.append(st[1:].astype(stats.dtype)); new_ce.append(ce[1:].astype(cents.dtype))
+            n += k - 1
+    stats = np.concatenate(new_st)
+    cents = np.concatenate(new_ce)
+    stats[j, 4] = 0
+    cents[j] = (-1e4, -1e4)  # gone: never the nearest to anything
+    return lab, stats, cents, n

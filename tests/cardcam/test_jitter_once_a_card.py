@@ -7,6 +7,8 @@ from cardcam import classify, maps, synth
 from cardcam import recognize as rec
 from cardcam.recognize import UNKNOWN
 
+from .conftest import bench_frames
+
 
 def _every_candidate_re_read(a, reads, model):
     """The long way: every sure candidate re-read at every jitter, in one batch."""
@@ -97,9 +99,7 @@ def test_a_read_stands_with_two_unsure_jitters_and_falls_with_three_or_another_c
     # (a paris 8s read as Qs at 0.996 had one).
     seen = {"stands_with_two": 0, "falls_with_three": 0}
     for deck, seed in (("plastic", 1005), ("paris", 1004), ("tango", 1003)):
-        rng = np.random.default_rng(seed)
-        for i in range(40):
-            f = synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate", p_backs=0.1, p_empty=0.1)
+        for i, f in enumerate(bench_frames(deck, seed, 40)):
             if f.kind != "hand":
                 continue
             a = maps.analyse(f.image)

@@ -3,7 +3,7 @@ blurs into one glyph, so no rank-suit pair is ever formed and the card is never 
 paris index club blurs into the big club beside it the same way.  Such a glyph is long and
 narrows between the two: it is cut there across its long axis, in the frame
 (:func:`cardcam.glyphs.waist_pieces`, paired by :func:`cardcam.detect._waist_pairs`) and
-in the patch (:func:`cardcam.detect._split_at_waist`)."""
+in the patch (:func:`cardcam.glyphs.split_at_waist`)."""
 import cv2
 import numpy as np
 
@@ -60,7 +60,7 @@ def test_a_glyph_without_a_waist_is_not_cut():
 def test_the_patch_cuts_one_glyph_in_the_rank_and_the_suit_places_at_its_thinnest_row():
     ink, _ = _rank_over_suit(0)
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    out = detect._split_at_waist(lab, stats, cents, n, 1)
+    out = glyphs.split_at_waist(lab, stats, cents, n, 1)
     assert out is not None
     lab2, stats2, cents2, n2 = out
     parts = [k for k in range(1, n2) if stats2[k, 4] > 0]
@@ -74,7 +74,7 @@ def test_the_patch_cuts_one_glyph_in_the_rank_and_the_suit_places_at_its_thinnes
     pip = np.zeros((100, 100), np.uint8)
     cv2.ellipse(pip, (50, 50), (10, 22), 0, 0, 360, 1, -1)
     n, lab, stats, cents = cv2.connectedComponentsWithStats(pip, connectivity=8)
-    assert detect._split_at_waist(lab, stats, cents, n, 1) is None
+    assert glyphs.split_at_waist(lab, stats, cents, n, 1) is None
 
 
 def test_halves_pair_with_each_other_and_the_small_one_with_a_rank_across_the_glyph():
@@ -84,8 +84,7 @@ def test_halves_pair_with_each_other_and_the_small_one_with_a_rank_across_the_gl
     ids = np.array([1, 2, W, W + 1])
     ce = np.array([[50.0, 40.0], [95.0, 60.0], [50.0, 60.0], [70.0, 60.0]])
     area = np.array([80.0, 90.0, 60.0, 200.0])
-    half = ids >= W
-    ok = detect._waist_pairs(ids, ce, area, half)
+    ok = detect._waist_pairs(ids, ce, area)
     assert ok[0, 1] and ok[1, 0]            # two whole glyphs: as before
     assert ok[2, 3] and ok[3, 2]            # the two halves, both ways
     assert ok[0, 2]                         # the rank over the small half, from across
@@ -94,7 +93,7 @@ def test_halves_pair_with_each_other_and_the_small_one_with_a_rank_across_the_gl
     assert not ok[2, 0] and not ok[2, 1]    # a half is no whole glyph's rank
     # the halves of a glyph too short for a rank over its suit (an 8's loops) do not pair,
     # but the smaller one is still a suit from across
-    ok = detect._waist_pairs(ids + np.array([0, 0, 2, 2]), ce, area, half)
+    ok = detect._waist_pairs(ids + np.array([0, 0, 2, 2]), ce, area)
     assert not ok[2, 3] and not ok[3, 2]
     assert ok[0, 2] and not ok[1, 2]
 
