@@ -32,8 +32,11 @@ def test_calibration_improves_an_unseen_deck(model, tmp_path):
     calibrate(folder, out, frames=96, epochs=20, quiet=True)
     prof = load_profile(out)
     rng = np.random.default_rng(31)
+    # 36 hands: since the generic reader reads plastic's bold clubs too (2026-12-07), it
+    # reads as many cards of the first 12 as the calibrated one; over 36 the profile
+    # reads about 6 % more (79 and 84 cards on that day's machine)
     frames = [synth.hand_frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate")
-              for i in range(12)]
+              for i in range(36)]
     base_right, base_wrong = _accuracy(frames, model)
     cal_right, cal_wrong = _accuracy(frames, model, prof)
     assert cal_right > base_right
