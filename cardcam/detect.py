@@ -49,6 +49,9 @@ class Glyph:
     # redness of its ink against the paper's colour (:meth:`Candidate.tints`; -1: no paper
     # to balance against; None: not measured yet)
     tint: float | None = None
+    # yellowness of its ink against the paper's colour, measured with ``tint``
+    # (:meth:`Candidate.yellows`)
+    yellow: float | None = None
 
 
 @dataclass
@@ -73,9 +76,17 @@ class Candidate:
         needs it, against some 40 candidates a searched frame."""
         if self.rank.tint is None or self.suit.tint is None:
             src = self.tint_source
-            self.rank.tint, self.suit.tint = _tints(*src) if src is not None else (-1.0, -1.0)
+            (self.rank.tint, self.rank.yellow), (self.suit.tint, self.suit.yellow) = (
+                _tints(*src) if src is not None else ((-1.0, -1.0), (-1.0, -1.0)))
             self.tint_source = None
         return self.rank.tint, self.suit.tint
+
+    def yellows(self) -> tuple[float, float]:
+        """The rank's and the suit's ink yellowness against the paper's colour, measured
+        with :meth:`tints` (-1 when there is no paper to balance against)."""
+        self.tints()
+        return (-1.0 if self.rank.yellow is None else self.rank.yellow,
+                -1.0 if self.suit.yellow is None else self.suit.yellow)
 
 
 def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
@@ -376,26 +387,29 @@ TINT_PAPER = 40
 
 
 def _tints(image: np.ndarray, M: np.ndarray, dk: np.ndarray, pp: np.ndarray, rmask: np.ndarray,
-           smask: np.ndarray) -> tuple[float, float]:
-    """Redness of the rank's and the suit's ink with the light's colour taken out: each
-    channel of the ink over the same channel of the paper around it, then (r - max(g, b)) / r.
+           smask: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Redness and yellowness of the rank's and the suit's ink with the light's colour taken
+    out, ((rank red, rank yellow), (suit red, suit yellow)): each channel of the ink over the
+    same channel of the paper around it, then (r - max(g, b)) / r and (min(r, g) - b) / min(r, g).
     Warm light makes black ink look red in the frame (0.2-0.39 of ``maps`` redness), but the
     paper beside it is lit the same: black ink is as red as its paper, red ink much redder.
-    (-1, -1) when the patch has too little clean paper to take the light's colour from."""
+    A four-colour deck's diamonds are yellow ink, which is not red either.
+    (-1, -1) each when the patch has too little clean paper to take the light's colour from."""
     bgr = _upright(image, M, _PATCH)
     clean = ((pp > 0.5) & (dk < 0.1)).astype(np.uint8)
     if cv2.countNonZero(clean) < TINT_PAPER:
-        return -1.0, -1.0
+        return (-1.0, -1.0), (-1.0, -1.0)
     paper = np.maximum(np.array(cv2.mean(bgr, mask=clean)[:3]), 1.0)
     flat = bgr.reshape(-1, 3).astype(np.float32).T  # 3 x px: the weighted sums are one product
 
-    def tint(mask) -> float:
+    def tint(mask) -> tuple[float, float]:
         w = np.where(mask, dk, np.float32(0.0)).ravel()
         total = float(w.sum())
         if total <= 1e-6:
-            return 0.0
-        ink = (flat @ w) / total / paper
-        return float(max(ink[2] - max(ink[0], ink[1]), 0.0) / max(ink[2], 1e-3))
+            return 0.0, 0.0
+        b, g, r = (flat @ w) / total / paper
+        return (float(max(r - max(b, g), 0.0) / max(r, 1e-3)),
+                float(max(min(r, g) - b, 0.0) / max(min(r, g), 1e-3)))
 
     return tint(rmask), tint(smask)
 

@@ -1,5 +1,5 @@
-"""The colour check: spades and clubs are never printed in red ink, hearts and diamonds
-always in coloured ink.  Redness is measured against the paper beside the index, so the
+"""The colour check: spades and clubs are never printed in red or yellow ink, hearts and
+diamonds always in coloured ink.  Redness is measured against the paper beside the index, so the
 colour of the light does not change which suits a glyph's ink allows."""
 import numpy as np
 
@@ -57,13 +57,42 @@ def test_red_ink_stays_red_and_black_stays_black_under_warm_and_cool_light(model
     assert seen["red"] >= 8 and seen["black"] >= 8, seen
 
 
-def _glyph(red, tint, sat=0.0):
-    return Glyph(np.zeros((32, 24), np.float32), 1.4, 1.0, red, sat, 0.3, tint=tint)
+@needs_decks
+def test_a_four_colour_decks_yellow_diamonds_are_never_black_ink_and_its_green_clubs_are(model):
+    # neoclassical_4_color and anglo_modern_4_color print diamonds in yellow ink and clubs
+    # in green: yellow is no redder than its paper, and a blurred 5d was read as a sure 5c
+    seen = {"d": 0, "c": 0}
+    for deck in ("neoclassical_4_color", "anglo_modern_4_color"):
+        for seed in range(1, 31):
+            f = synth.hand_frame(np.random.default_rng(seed), deck, n_cards=4, level="moderate")
+            _, cands, reads = read_candidates(f.image, model)
+            for c, r in zip(cands, reads):
+                if r.card not in f.cards or min(c.yellows()) < 0:
+                    continue
+                if r.card[1] == "d":
+                    seen["d"] += 1
+                    assert not classify.colour_ok("c", c) and not classify.colour_ok("s", c), (deck, seed, r.card)
+                elif r.card[1] == "c":
+                    seen["c"] += 1
+                    assert sum(c.yellows()) / 2 < 0.5 * classify.YELLOW_BLACK, (deck, seed, r.card)
+    assert seen["d"] >= 12 and seen["c"] >= 30, seen  # 25 and 64 on 2026-12-07
 
 
-def _cand(red, tint, sat=0.0):
-    return Candidate(np.zeros(2), np.array([0.0, 1.0]), 20.0, _glyph(red, tint, sat),
-                     _glyph(red, tint, sat), 0.8, (0, 0, 10, 10), (1, 2))
+def _glyph(red, tint, sat=0.0, yellow=None):
+    return Glyph(np.zeros((32, 24), np.float32), 1.4, 1.0, red, sat, 0.3, tint=tint,
+                 yellow=tint if yellow is None else yellow)
+
+
+def _cand(red, tint, sat=0.0, yellow=None):
+    return Candidate(np.zeros(2), np.array([0.0, 1.0]), 20.0, _glyph(red, tint, sat, yellow),
+                     _glyph(red, tint, sat, yellow), 0.8, (0, 0, 10, 10), (1, 2))
+
+
+def test_a_black_suit_in_yellow_ink_is_refused():
+    assert classify.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.1))
+    assert not classify.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.45))
+    assert not classify.colour_ok("s", _cand(red=0.1, tint=0.05, yellow=0.45))
+    assert classify.colour_ok("d", _cand(red=0.1, tint=0.05, sat=0.5, yellow=0.45))
 
 
 def test_a_black_suit_in_ink_redder_than_its_paper_is_refused():
