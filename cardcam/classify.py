@@ -279,9 +279,8 @@ def colour_ok(suit: str, c: Candidate) -> bool:
         return (c.suit.sat + c.rank.sat) / 2 > 0.25
     rank_tint, suit_tint = c.tints()
     if rank_tint >= 0 and suit_tint >= 0:
-        yellow = c.yellows()
-        return (rank_tint + suit_tint) / 2 < TINT_BLACK and not (
-            min(yellow) >= 0 and sum(yellow) / 2 >= YELLOW_BLACK)
+        # measured with the redness: on paper both, or neither
+        return (rank_tint + suit_tint) / 2 < TINT_BLACK and sum(c.yellows()) / 2 < YELLOW_BLACK
     return (c.suit.red + c.rank.red) / 2 < RED_BLACK
 
 

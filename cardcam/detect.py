@@ -85,8 +85,7 @@ class Candidate:
         """The rank's and the suit's ink yellowness against the paper's colour, measured
         with :meth:`tints` (-1 when there is no paper to balance against)."""
         self.tints()
-        return (-1.0 if self.rank.yellow is None else self.rank.yellow,
-                -1.0 if self.suit.yellow is None else self.suit.yellow)
+        return self.rank.yellow, self.suit.yellow
 
 
 def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
