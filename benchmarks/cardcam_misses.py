@@ -12,7 +12,7 @@ that lost it:
   ``rank_right``, ``suit_right``, ``other_card``);
 * ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
 * ``vetoed``: right and sure, but the ink colour, the spade shape, the pip, the rank-shape
-  or the cut checks refuse it (split in ``vetoed`` by the check, ``classify.veto``);
+  or the cut checks refuse it (split in ``vetoed`` by the check, ``checks.veto``);
 * ``jitter``: right and sure, but a re-read at a small rotation or scale disagrees;
 * ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
   than the game allows).
@@ -40,7 +40,7 @@ import numpy as np
 cv2.setNumThreads(1)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardcam import classify, detect, maps, synth  # noqa: E402
+from cardcam import checks, classify, detect, maps, synth  # noqa: E402
 from cardcam.model import HOLDOUT_DECKS, TRAIN_DECKS, get_model  # noqa: E402
 from cardcam.recognize import _proba, _stable, recognize  # noqa: E402
 from cardcam_accuracy import SEEN  # noqa: E402  (this folder: the same decks, the same seeds)
@@ -115,7 +115,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
                     screened.add(o)
         if cands:
             Pr, Ps = _proba(model, None, classify.features_batch(cands))
-            decided = classify.decide(cands, Pr, Ps, model.threshold)
+            decided = checks.decide(cands, Pr, Ps, model.threshold)
             stable = _stable(a, decided, model, None, model.threshold)
         for ci, card in enumerate(f.cards):
             cards += 1
@@ -135,7 +135,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
                 other[_guess_kind(card, [(classify.RANK_CLASSES[int(np.argmax(Pr[k]))],
                                           classify.SUIT_CLASSES[int(np.argmax(Ps[k]))]) for k in ks])] += 1
                 continue
-            sure = [k for k in best if classify.sure(Pr[k], Ps[k], model.threshold)]
+            sure = [k for k in best if checks.sure(Pr[k], Ps[k], model.threshold)]
             if not sure:
                 causes["unsure"] += 1
             elif not any(decided[k].card == card for k in sure):

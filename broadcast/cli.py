@@ -194,8 +194,12 @@ async def _until_stopped(seconds: float) -> None:
         pass
     try:
         await asyncio.wait_for(stop.wait(), seconds or None)
-    except (asyncio.CancelledError, asyncio.TimeoutError):
+    except asyncio.TimeoutError:
         pass
+    except asyncio.CancelledError:
+        # a cancel of the main task is one more way to say stop: taken as such, and undone,
+        # so that asyncio.run does not take the show for cancelled once it has stopped cleanly
+        asyncio.current_task().uncancel()
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):  # a second Ctrl-C while stopping: stop at once
             try:

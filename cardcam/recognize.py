@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import classify, detect, maps
+from . import checks, classify, detect, maps
 from .faces import face_count
 from .art import UNKNOWN
 from .model import Model, get_model
@@ -109,7 +109,7 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     if not cands:
         return a, [], []
     threshold = model.threshold if profile is None else profile.threshold
-    reads = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)), threshold)
+    reads = checks.decide(cands, *_proba(model, profile, classify.features_batch(cands)), threshold)
     return a, cands, _stable(a, reads, model, profile, threshold)
 
 
@@ -154,7 +154,7 @@ def _stable(a, reads, model, profile, threshold):
         refused |= refused_now
         stands = {reads[i].card for i in batch if i not in refused_now}
         waiting = [i for i in later if reads[i].card not in stands]
-    return [classify.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
+    return [checks.CardRead(UNKNOWN, 0.0, r.index_like, r.box, r.cand) if i in refused else r
             for i, r in enumerate(reads)]
 
 
@@ -172,8 +172,8 @@ def _jitter_check(a, reads, batch: list[int], model, profile, threshold) -> set[
     refused: set[int] = set()
     if jittered:
         cands = [j for _, j in jittered]
-        again = classify.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
-                                threshold * 0.9, cut_away=False)
+        again = checks.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
+                              threshold * 0.9, cut_away=False)
         for (i, _), q in zip(jittered, again):
             if q.card == UNKNOWN:
                 unsure[i] += 1
@@ -242,7 +242,7 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
                 bad.add(i); bad.add(j)
     sure = [r for i, r in enumerate(sure) if i not in bad]
     # 2. fuse corners of the same card
-    best: dict[str, tuple[float, classify.CardRead]] = {}
+    best: dict[str, tuple[float, checks.CardRead]] = {}
     count: dict[str, int] = {}
     for r in sure:
         count[r.card] = count.get(r.card, 0) + 1
@@ -356,8 +356,8 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile):
     threshold = model.threshold if profile is None else profile.threshold
     Pr, Ps = _proba(model, profile, classify.features_batch(cands + again))
     k = len(cands)
-    reads = classify.decide(cands, Pr[:k], Ps[:k], threshold)
-    checks = classify.decide(again, Pr[k:], Ps[k:], threshold * 0.9)
-    if any(r.card != h.card or q.card != h.card for r, q, h in zip(reads, checks, track.hits)):
+    reads = checks.decide(cands, Pr[:k], Ps[:k], threshold)
+    rereads = checks.decide(again, Pr[k:], Ps[k:], threshold * 0.9)
+    if any(r.card != h.card or q.card != h.card for r, q, h in zip(reads, rereads, track.hits)):
         return None
     return [(r.card, r.confidence, r.cand) for r in reads], a

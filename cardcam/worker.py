@@ -211,6 +211,14 @@ class Worker:
                     pass
             for task in list(self._health_tasks):
                 task.cancel()
+            for cam in self.cameras:
+                if self._since.get(cam.id, ("stopped",))[0] not in ("ended", "stopped"):
+                    # the card room and the dealer's lights must not show a stopped camera as
+                    # live; a Redis that is gone does not hold the stop up for long
+                    try:
+                        await asyncio.wait_for(self._health(cam, "stopped", "its worker stopped"), 2.0)
+                    except asyncio.TimeoutError:
+                        log.warning("cardcam %s: cannot report camera %s stopped", self.name, cam.id)
             if self._own_pool and self.pool is not None:
                 pool, self.pool = self.pool, None
                 await shutdown_pool(pool)
@@ -464,7 +472,8 @@ async def _quietly(awaitable: Any, what: str) -> None:
 async def run_group(show: Any, settings: CardcamSettings, group: str | None, redis_url: str, *,
                     jobs: int | None = None, model_path: str | None = None, seconds: float = 0,
                     threads: bool = False) -> int:
-    """Run one group's worker against Redis until cancelled (or for ``seconds``)."""
+    """Run one group's worker against Redis until cancelled (or for ``seconds``). Cancelled,
+    it stops the worker and its vision processes first, then ends cancelled."""
     import redis.asyncio as aioredis
 
     cams = tuple(c for c in settings.cameras if group is None or c.group == group)
@@ -483,15 +492,20 @@ async def run_group(show: Any, settings: CardcamSettings, group: str | None, red
         worker._own_pool = True
         loop = asyncio.get_running_loop()
         task = loop.create_task(worker.run())
+        stopped = False
         try:
             await asyncio.wait([task], timeout=seconds or None)
         except asyncio.CancelledError:
-            pass  # stopped (a signal, or the show stopping): the worker stops below, then Redis closes
+            stopped = True  # a signal, or the show stopping: the worker stops below, then Redis closes
         while not task.done():  # a task in XREAD can swallow one cancel
             task.cancel()
             await asyncio.wait([task], timeout=0.5)
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # the show's supervisor logs it and starts the group again
+        if stopped:
+            # stopped cleanly, and the caller asked for it: it sees the cancel it made, so a
+            # supervisor or a timeout around this group knows it was stopped, not finished
+            raise asyncio.CancelledError
         return 0
     finally:
         await client.aclose()

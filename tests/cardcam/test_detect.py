@@ -77,12 +77,12 @@ def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
 
 
 def _sure_reads(model, cands):
-    from cardcam import classify
+    from cardcam import checks, classify
     from cardcam.recognize import _proba
 
     if not cands:
         return []
-    reads = classify.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
+    reads = checks.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
     return sorted(r.card for r in reads if r.card != "??")
 
 

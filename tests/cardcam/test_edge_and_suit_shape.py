@@ -53,7 +53,7 @@ def _drawn(discs, tip, blur):
 
 
 def test_a_spade_widens_down_to_its_lobes_and_a_blurred_club_stops_at_its_neck():
-    from cardcam.classify import SPADE_SPREAD, top_spread
+    from cardcam.checks import SPADE_SPREAD, top_spread
     stem = [[48, 60], [36, 92], [60, 92]]
     spade = _drawn([(30, 56, 19), (66, 56, 19)], [[[48, 4], [13, 50], [83, 50]], stem], 4)
     club = _drawn([(48, 24, 21), (24, 56, 21), (72, 56, 21)], [stem], 6)
@@ -63,7 +63,7 @@ def test_a_spade_widens_down_to_its_lobes_and_a_blurred_club_stops_at_its_neck()
 
 
 def test_a_club_dips_in_where_its_lobes_meet_and_a_spade_does_not():
-    from cardcam.classify import CLUB_NOTCH, CLUB_SPREAD, SPADE_SPREAD, club_notches, top_spread
+    from cardcam.checks import CLUB_NOTCH, CLUB_SPREAD, SPADE_SPREAD, club_notches, top_spread
     stem = [[48, 60], [36, 92], [60, 92]]
     spade = _drawn([(30, 56, 19), (66, 56, 19)], [[[48, 4], [13, 50], [83, 50]], stem], 4)
     club = _drawn([(48, 24, 21), (24, 56, 21), (72, 56, 21)], [stem], 4)
@@ -173,7 +173,7 @@ def _cand(rank_glyph):
 
 
 def test_a_rank_of_parts_stacked_one_over_the_other_is_never_read():
-    from cardcam.classify import cut_ok
+    from cardcam.checks import cut_ok
     assert not cut_ok("7", _cand(_glyph(parts=2, stacked=0.56)), 1.0)
     assert not cut_ok("T", _cand(_glyph(parts=2, stacked=0.84)), 1.0)
     # a ten's "1" and "0" side by side, a queen's tail a little under the queen
@@ -182,7 +182,7 @@ def test_a_rank_of_parts_stacked_one_over_the_other_is_never_read():
 
 
 def test_a_rank_of_several_parts_other_than_a_ten_needs_a_strict_read():
-    from cardcam.classify import STRICT, cut_ok
+    from cardcam.checks import STRICT, cut_ok
     assert not cut_ok("6", _cand(_glyph(parts=2)), 0.968)
     assert not cut_ok("Q", _cand(_glyph(parts=2)), 0.955)
     assert cut_ok("Q", _cand(_glyph(parts=2)), STRICT)
@@ -190,7 +190,7 @@ def test_a_rank_of_several_parts_other_than_a_ten_needs_a_strict_read():
 
 
 def test_a_six_cut_into_by_the_felt_at_its_top_needs_a_strict_read():
-    from cardcam.classify import STRICT, cut_ok
+    from cardcam.checks import STRICT, cut_ok
     assert not cut_ok("6", _cand(_glyph(felt_top=0.94)), 0.97)
     assert cut_ok("6", _cand(_glyph(felt_top=0.94)), STRICT)
     assert cut_ok("6", _cand(_glyph(felt_top=0.2)), 0.97)
@@ -200,7 +200,7 @@ def test_a_six_cut_into_by_the_felt_at_its_top_needs_a_strict_read():
 def test_an_eight_whose_top_loop_the_felt_took_is_not_read_as_a_six(model):
     """bellot prints its index tight to the card's edge: the felt map took the top loop of
     an 8 of hearts with the felt, and the 6 left was read as a sure 6h (0.97)."""
-    from cardcam import classify, detect, maps
+    from cardcam import checks, classify, detect, maps
     from cardcam.recognize import _proba
     f = bench_frame("bellot", 1001, 10)
     assert "8h" in f.cards and "6h" not in f.cards
@@ -213,8 +213,8 @@ def test_an_eight_whose_top_loop_the_felt_took_is_not_read_as_a_six(model):
              if cv2.pointPolygonTest(quad, ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2), False) >= 0]
     assert cands
     Pr, Ps = _proba(model, None, classify.features_batch(cands))
-    assert any(c.rank.felt_top > classify.FELT_TOP for c in cands)
-    assert "6h" not in [r.card for r in classify.decide(cands, Pr, Ps, model.threshold)]
+    assert any(c.rank.felt_top > checks.FELT_TOP for c in cands)
+    assert "6h" not in [r.card for r in checks.decide(cands, Pr, Ps, model.threshold)]
 
 
 def test_a_card_edge_or_corner_joined_to_a_rank_does_not_make_another_rank(model):
@@ -231,7 +231,7 @@ def test_a_card_edge_or_corner_joined_to_a_rank_does_not_make_another_rank(model
 
 
 def test_a_rank_with_ink_cut_away_next_to_it_needs_a_strict_read():
-    from cardcam.classify import STRICT, cut_ok
+    from cardcam.checks import STRICT, cut_ok
     assert not cut_ok("Q", _cand(_glyph(cut_away=1.0)), 0.979)
     assert not cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.982)
     assert cut_ok("Q", _cand(_glyph(cut_away=0.26)), STRICT)
@@ -257,7 +257,7 @@ def test_a_rank_cut_by_the_card_over_it_or_by_the_felt_is_not_misread(model):
     """Held bellot hands (2026-12-05, model v7): an upside-down 8d whose side the edge of
     the card lying over it cut off was read as Qd at 0.979; a 5d whose bar ran into the
     felt at the card's edge as Jd at 0.982.  Both ranks had ink cut away next to them."""
-    from cardcam import classify
+    from cardcam import checks, classify
     from cardcam.recognize import _proba, read_candidates
     for hand, frame, wrong in ((0, 193, "Qd"), (2, 17, "Jd")):
         cards, f = _held_frame("bellot", 3001, hand, frame)
@@ -269,4 +269,4 @@ def test_a_rank_cut_by_the_card_over_it_or_by_the_felt_is_not_misread(model):
         Pr, Ps = _proba(model, None, classify.features_batch(cands))
         hits = [c for c, pr, ps in zip(cands, Pr, Ps)
                 if classify.RANK_CLASSES[pr.argmax()] + classify.SUIT_CLASSES[ps.argmax()] == wrong]
-        assert hits and max(c.rank.cut_away for c in hits) > classify.CUT_AWAY
+        assert hits and max(c.rank.cut_away for c in hits) > checks.CUT_AWAY

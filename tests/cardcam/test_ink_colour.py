@@ -3,7 +3,7 @@ diamonds always in coloured ink.  Redness is measured against the paper beside t
 colour of the light does not change which suits a glyph's ink allows."""
 import numpy as np
 
-from cardcam import classify, synth
+from cardcam import checks, synth
 from cardcam.detect import Candidate, Glyph
 from cardcam.recognize import read_candidates, recognize
 
@@ -25,8 +25,8 @@ def test_black_ink_under_warm_light_is_not_taken_for_red(model):
     black = [(c, r) for c, r in zip(cands, reads) if r.card in ("4s", "3s")]
     assert {r.card for _, r in black} == {"4s", "3s"}
     for c, _ in black:
-        assert c.suit.red >= classify.RED_BLACK            # the frame's redness would refuse it
-        assert 0 <= c.tints()[1] < classify.TINT_BLACK     # against its paper it is black
+        assert c.suit.red >= checks.RED_BLACK            # the frame's redness would refuse it
+        assert 0 <= c.tints()[1] < checks.TINT_BLACK     # against its paper it is black
     r = recognize(f.image, 4, model=model)
     assert {"4s", "3s"} <= set(r.identified) and set(r.identified) <= set(f.cards)
 
@@ -48,10 +48,10 @@ def test_red_ink_stays_red_and_black_stays_black_under_warm_and_cool_light(model
                 tint = sum(c.tints()) / 2
                 if r.card[1] in "hd":
                     seen["red"] += 1
-                    assert tint >= 1.5 * classify.TINT_BLACK, (seed, gain, r.card, tint)
+                    assert tint >= 1.5 * checks.TINT_BLACK, (seed, gain, r.card, tint)
                 else:
                     seen["black"] += 1
-                    assert tint < 0.75 * classify.TINT_BLACK, (seed, gain, r.card, tint)
+                    assert tint < 0.75 * checks.TINT_BLACK, (seed, gain, r.card, tint)
             wrong = [c for c in recognize(img, 4, model=model).identified if c not in f.cards]
             assert not wrong, (seed, gain, wrong, f.cards)
     assert seen["red"] >= 8 and seen["black"] >= 8, seen
@@ -71,10 +71,10 @@ def test_a_four_colour_decks_yellow_diamonds_are_never_black_ink_and_its_green_c
                     continue
                 if r.card[1] == "d":
                     seen["d"] += 1
-                    assert not classify.colour_ok("c", c) and not classify.colour_ok("s", c), (deck, seed, r.card)
+                    assert not checks.colour_ok("c", c) and not checks.colour_ok("s", c), (deck, seed, r.card)
                 elif r.card[1] == "c":
                     seen["c"] += 1
-                    assert sum(c.yellows()) / 2 < 0.5 * classify.YELLOW_BLACK, (deck, seed, r.card)
+                    assert sum(c.yellows()) / 2 < 0.5 * checks.YELLOW_BLACK, (deck, seed, r.card)
     assert seen["d"] >= 12 and seen["c"] >= 30, seen  # 25 and 64 on 2026-12-07
 
 
@@ -89,23 +89,23 @@ def _cand(red, tint, sat=0.0, yellow=None):
 
 
 def test_a_black_suit_in_yellow_ink_is_refused():
-    assert classify.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.1))
-    assert not classify.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.45))
-    assert not classify.colour_ok("s", _cand(red=0.1, tint=0.05, yellow=0.45))
-    assert classify.colour_ok("d", _cand(red=0.1, tint=0.05, sat=0.5, yellow=0.45))
+    assert checks.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.1))
+    assert not checks.colour_ok("c", _cand(red=0.1, tint=0.05, yellow=0.45))
+    assert not checks.colour_ok("s", _cand(red=0.1, tint=0.05, yellow=0.45))
+    assert checks.colour_ok("d", _cand(red=0.1, tint=0.05, sat=0.5, yellow=0.45))
 
 
 def test_a_black_suit_in_ink_redder_than_its_paper_is_refused():
-    assert classify.colour_ok("s", _cand(red=0.35, tint=0.05))
-    assert not classify.colour_ok("s", _cand(red=0.35, tint=0.4))
-    assert not classify.colour_ok("c", _cand(red=0.1, tint=0.3))
+    assert checks.colour_ok("s", _cand(red=0.35, tint=0.05))
+    assert not checks.colour_ok("s", _cand(red=0.35, tint=0.4))
+    assert not checks.colour_ok("c", _cand(red=0.1, tint=0.3))
 
 
 def test_without_paper_to_balance_against_the_frames_own_redness_decides():
-    assert classify.colour_ok("c", _cand(red=0.1, tint=-1.0))
-    assert not classify.colour_ok("c", _cand(red=0.3, tint=-1.0))
+    assert checks.colour_ok("c", _cand(red=0.1, tint=-1.0))
+    assert not checks.colour_ok("c", _cand(red=0.3, tint=-1.0))
 
 
 def test_red_suits_need_coloured_ink_whatever_the_light():
-    assert classify.colour_ok("h", _cand(red=0.6, tint=0.6, sat=0.6))
-    assert not classify.colour_ok("d", _cand(red=0.0, tint=0.0, sat=0.1))
+    assert checks.colour_ok("h", _cand(red=0.6, tint=0.6, sat=0.6))
+    assert not checks.colour_ok("d", _cand(red=0.0, tint=0.0, sat=0.1))

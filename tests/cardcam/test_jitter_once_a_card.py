@@ -3,7 +3,7 @@ is re-read through its surest candidate, and its other candidates only when that
 refused.  The cards that stand are those that re-reading every sure candidate lets stand."""
 import numpy as np
 
-from cardcam import classify, maps, synth
+from cardcam import checks, classify, maps, synth
 from cardcam import recognize as rec
 from cardcam.recognize import UNKNOWN
 
@@ -31,7 +31,7 @@ def _decided(model):
         a = maps.analyse(f.image)
         cands = rec.detect.candidates(a, screen=model.screen)
         if cands:
-            yield a, classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)),
+            yield a, checks.decide(cands, *rec._proba(model, None, classify.features_batch(cands)),
                                      model.threshold)
 
 
@@ -64,7 +64,7 @@ def test_a_card_whose_surest_candidate_is_refused_is_re_read_through_the_next(mo
         card = twice[0]
         first = max((i for i, r in enumerate(reads) if r.card == card), key=lambda i: reads[i].confidence)
         other = "2c" if card != "2c" else "3d"  # claimed by the surest candidate: its jitters disagree
-        reads[first] = classify.CardRead(other, reads[first].confidence, reads[first].index_like,
+        reads[first] = checks.CardRead(other, reads[first].confidence, reads[first].index_like,
                                          reads[first].box, reads[first].cand)
         out = rec._stable(a, reads, model, None, model.threshold)
         assert out[first].card == UNKNOWN
@@ -82,7 +82,7 @@ def _jitter_outcomes(a, read, model) -> tuple[int, int]:
         if j is None:
             unsure += 1  # cut outside the index layout
             continue
-        q = classify.decide([j], *rec._proba(model, None, classify.features_batch([j])),
+        q = checks.decide([j], *rec._proba(model, None, classify.features_batch([j])),
                             model.threshold * 0.9, cut_away=False)[0]
         if q.card == UNKNOWN:
             unsure += 1
@@ -106,7 +106,7 @@ def test_a_read_stands_with_two_unsure_jitters_and_falls_with_three_or_another_c
             cands = rec.detect.candidates(a, screen=model.screen)
             if not cands:
                 continue
-            reads = classify.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
+            reads = checks.decide(cands, *rec._proba(model, None, classify.features_batch(cands)), model.threshold)
             sure = [k for k, r in enumerate(reads) if r.card != UNKNOWN]
             refused = rec._jitter_check(a, reads, sure, model, None, model.threshold) if sure else set()
             for k in sure:

@@ -66,7 +66,7 @@ def test_a_band_through_solid_pips_is_not_a_card_outline_but_an_outline_is():
 
 
 def test_a_rank_with_loose_ink_in_its_box_needs_a_strict_read():
-    from cardcam.classify import LOOSE, STRICT, cut_ok
+    from cardcam.checks import LOOSE, STRICT, cut_ok
     g = _glyph()
     g.loose = 0.69          # the left arc of a blurred queen's broken ring, read as 2s
     assert LOOSE < 0.69

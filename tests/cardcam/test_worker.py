@@ -134,6 +134,7 @@ async def test_a_folder_camera_reads_a_hand_into_the_core_through_the_process_po
     async with Running(worker):
         await until(lambda: _async("??" not in hole(show.core, 1)), timeout=25)
         await until(lambda: redis.hexists(names.crops_key(show.table), "1"))
+        assert await redis.hget(names.lights_key(show.table), "1") == b"all"
     assert set(hole(show.core, 1)) == set(truth)
 
     posted = await inbox(redis, show.table)
@@ -149,9 +150,10 @@ async def test_a_folder_camera_reads_a_hand_into_the_core_through_the_process_po
     read = json.loads(await redis.hget(names.seats_key(show.table), "1"))
     assert read["light"] == "all" and set(read["cards"]) == set(truth) and read["camera"] == "seat1-cam"
     assert (await redis.hget(names.crops_key(show.table), "1"))[:2] == b"\xff\xd8"
-    assert await redis.hget(names.lights_key(show.table), "1") == b"all"
+    # The worker has stopped: the camera board says so, and no light stays on without a picture.
+    assert await redis.hget(names.lights_key(show.table), "1") == b"none"
     health = json.loads(await redis.hget(names.health_key(), "seat1-cam"))
-    assert health["status"] in ("live", "stopped") and health["seats"] == ["seat 1"]
+    assert health["status"] == "stopped" and health["seats"] == ["seat 1"]
 
     # Nothing outside the secret keys names a card: not the log, not health or lights.
     leak = card_words(*truth)
@@ -356,3 +358,28 @@ loop = true
         out, _ = await proc.communicate()
     assert set(hole(show.core, 4)) == {"Th", "6d"}
     assert not card_words("Th", "6d").search(out.decode()), out.decode()
+
+
+async def test_a_group_cancelled_stops_its_cameras_first_and_then_ends_cancelled(show, tmp_path):
+    """The show stopping, or a signal to ``cardcam run``, cancels a group: its cameras stop
+    cleanly (their health says so), and the caller then sees the cancel it made, so a
+    supervisor knows the group was stopped and did not just finish."""
+    from cardcam.worker import run_group
+
+    folder = await asyncio.to_thread(write_folder, tmp_path / "seat2", ("9c", "9d"), range(2))
+    settings = settings_for(show, {"id": "seat2-cam", "source": f"folder:{folder}", "seat": 2, "fps": 10, "loop": True})
+    redis = show.runtime.redis
+    group = asyncio.get_running_loop().create_task(
+        run_group(show.runtime.show, settings, None, show.runtime.embedded.url, threads=True))
+
+    async def live():
+        raw = await redis.hget(names.health_key(), "seat2-cam")
+        return raw is not None and json.loads(raw)["status"] == "live"
+
+    await until(live, timeout=30)
+    group.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await group
+    assert group.cancelled()
+    health = json.loads(await redis.hget(names.health_key(), "seat2-cam"))
+    assert health["status"] == "stopped"

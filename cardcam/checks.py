@@ -1,0 +1,298 @@
+"""Whether a read is sure enough to assert: the model's probabilities, then the checks a
+sure read must pass.
+
+A wrong card on air is worse than no card.  :func:`decide` turns p(rank) and p(suit)
+(:mod:`cardcam.classify`) into a card only when both are sure (:func:`sure`) and no check
+refuses it (:func:`veto`): the ink's colour agrees with the suit, the suit's shape with a
+spade's, the pair is an index and not two pips, the rank glyph is a whole rank, and it was
+not cut in a way that can change it.  Each check names the read it was written against.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .classify import RANK_CLASSES, SUIT_CLASSES, pip_likeness
+from .detect import Candidate
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """What :func:`decide` made of one candidate: a card it asserts, or ``??``."""
+
+    card: str           # "As", or "??"
+    confidence: float   # probability that ``card`` is right (0 for "??")
+    index_like: float   # probability that the candidate is an index at all
+    box: tuple[float, float, float, float]
+    cand: Candidate
+    vetoed: str | None = None  # the check that refused a sure read (:func:`veto`), for the misses benchmark
+
+
+#: Spades and clubs are ink no redder than this against the paper's own colour
+#: (``Glyph.tint``).  On 2,600 sure reads of 21 decks (moderate and hard frames, 2026-12-06)
+#: right black reads measure up to 0.125 and right red ones from 0.33, under the warm and
+#: cool light that moved the frame's own redness of black ink up to 0.39 and of red ink
+#: down to 0.29.
+TINT_BLACK = 0.22
+#: Spades and clubs are ink no yellower than this against the paper's colour
+#: (``Glyph.yellow``, (min(r, g) - b) / min(r, g), the mean of the rank's and the suit's).
+#: A four-colour deck's diamonds are yellow ink, not red, and a blurred 5d of
+#: neoclassical_4_color was read as a sure 5c.  On 2026-12-07's sure reads of 20 decks (30
+#: moderate and 30 hard frames each) right spades and clubs measure up to 0.14 (green clubs
+#: -0.17 at most), the four-colour decks' right diamonds 0.42 and up.
+YELLOW_BLACK = 0.28
+#: The frame's own redness (``Glyph.red``) a black read must stay under when its patch has
+#: too little clean paper to balance the light against (tint -1).
+RED_BLACK = 0.2
+
+
+def colour_ok(suit: str, c: Candidate) -> bool:
+    """Red suits are printed in saturated, non-black ink; spades and clubs never in red
+    or yellow ink (a four-colour deck's diamonds).  Redness and yellowness are taken against
+    the paper beside the index (``Glyph.tint``, ``Glyph.yellow``): under warm light black
+    ink looks red in the frame, but no redder than its paper."""
+    if suit in "hd":
+        return (c.suit.sat + c.rank.sat) / 2 > 0.25
+    rank_tint, suit_tint = c.tints()
+    if rank_tint >= 0 and suit_tint >= 0:
+        # measured with the redness: on paper both, or neither
+        return (rank_tint + suit_tint) / 2 < TINT_BLACK and sum(c.yellows()) / 2 < YELLOW_BLACK
+    return (c.suit.red + c.rank.red) / 2 < RED_BLACK
+
+
+#: How much wider (in widest-row widths) a spade is at 30% of its height than at 10%.  A
+#: spade keeps widening from its tip down to its lobes (0.27 and more in the decks we
+#: train on, one gnomangelo spade of about 330 from twelve decks at 0.22); a club's top
+#: lobe stops widening at its neck, and a bold club blurred into one blob (the unseen
+#: "plastic" deck) measures 0.06 to 0.23 and is read as a sure spade (0.2 until
+#: 2026-12-03, when plastic clubs re-read at a small rotation measured 0.22 and 0.23).
+SPADE_SPREAD = 0.25
+
+
+def top_spread(crop: np.ndarray) -> float:
+    """How fast a glyph widens below its top: width at 30% of its height less width at 10%,
+    over its widest row's width (0 when the crop is empty)."""
+    if float(crop.max()) <= 1e-6:
+        return 0.0
+    m = crop > 0.35 * float(crop.max())
+    rows = np.nonzero(m.any(axis=1))[0]
+    if len(rows) < 4:
+        return 0.0
+    t, b = int(rows[0]), int(rows[-1])
+    w = m.sum(axis=1).astype(np.float64)
+
+    def width_at(f: float) -> float:
+        y = t + f * (b - t + 1)
+        y0 = int(np.floor(y))
+        k = y - y0
+        return (1 - k) * w[min(y0, b)] + k * w[min(y0 + 1, b)]
+
+    return float((width_at(0.3) - width_at(0.1)) / w.max())
+
+
+def shape_ok(suit: str, c: Candidate) -> bool:
+    """False for a "spade" whose top stops widening below the tip like a club's top lobe:
+    the model reads a bold club blurred into one blob as a sure spade."""
+    return suit != "s" or top_spread(c.suit.crop) >= SPADE_SPREAD
+
+
+#: A club's notches: where its top lobe meets a side lobe, the outline dips in on both
+#: sides between 25 % and 65 % of its height.  The shallower of the two, over the glyph's
+#: width, measures 0.06 to 0.1 in the unseen plastic deck's bold clubs, which the model
+#: takes for sure spades (the training decks print no club that bold); the concave sides of
+#: sure right spades that are too narrow at the top for :data:`SPADE_SPREAD` measure up to
+#: 0.059 (anglo_poker, hard frames), 0.038 when they are narrower at the top than
+#: :data:`CLUB_SPREAD` (2026-12-07, 21 decks, 40 moderate and 40 hard frames each).
+CLUB_NOTCH = 0.065
+#: A club's top lobe stops widening at its neck: a "spade" that widens this little below
+#: its tip (:func:`top_spread`) and has a club's notches is read as a club.  The bold clubs
+#: above measure 0.03 to 0.2 (most under 0.15); sure right spades with notches of 0.04 or
+#: more measure 0.18 and up.
+CLUB_SPREAD = 0.15
+
+
+def club_notches(crop: np.ndarray) -> float:
+    """The shallower of the two side notches of a glyph (:data:`CLUB_NOTCH`): the deepest
+    dent of its outline on each side, between 25 % and 65 % of its height, over its width.
+    0 when one side has none (a spade's sides, a heart's)."""
+    if float(crop.max()) <= 1e-6:
+        return 0.0
+    # four times up, so that a dent of a pixel or two in the 24 px crop is measured
+    big = cv2.resize(crop.astype(np.float32), (crop.shape[1] * 4, crop.shape[0] * 4),
+                     interpolation=cv2.INTER_CUBIC)
+    m = (big > 0.35 * float(crop.max())).astype(np.uint8)
+    outlines, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not outlines:
+        return 0.0
+    c = max(outlines, key=cv2.contourArea)
+    if len(c) < 5:
+        return 0.0
+    x, y, w, h = cv2.boundingRect(c)
+    hull = cv2.convexHull(c, returnPoints=False)
+    try:
+        dents = cv2.convexityDefects(c, hull)
+    except cv2.error:  # an outline that turns back on itself
+        return 0.0
+    if dents is None:
+        return 0.0
+    left = right = 0.0
+    for _, _, far, depth in dents.reshape(-1, 4):
+        px, py = c[far][0]
+        if 0.25 <= (py - y) / h <= 0.65:
+            d = depth / 256.0 / w
+            if px < x + w / 2:
+                left = max(left, d)
+            else:
+                right = max(right, d)
+    return min(left, right)
+
+
+def bold_club(c: Candidate) -> bool:
+    """A "spade" that is a bold club: its top stops widening below the tip
+    (:data:`CLUB_SPREAD`) and its outline dips in on both sides where a club's lobes meet
+    (:data:`CLUB_NOTCH`).  A spade cut across its tip has no such dents."""
+    return top_spread(c.suit.crop) < CLUB_SPREAD and club_notches(c.suit.crop) >= CLUB_NOTCH
+
+
+#: A rank glyph other than a ten is at least this tall for its width (h / w).  Right reads
+#: of seven decks, tilted and in perspective, go down to 0.95; the bottom half of an 8 cut
+#: off by the edge of the card lying over it is a "U" about 0.8 tall for its width, and was
+#: read as a sure 9.
+MIN_RANK_ASPECT = 0.9
+#: A rank glyph is at least this tall for its suit glyph.  Right reads of seven decks go
+#: down to 0.77 (tango prints small ranks); a blurred "10" paired with the big heart
+#: beside it (0.5) was read as a sure queen (tigullio).
+MIN_RANK_TO_SUIT = 0.65
+
+
+def rank_shape_ok(rank: str, c: Candidate) -> bool:
+    """False when the "rank" glyph cannot be a whole rank: too small for its suit (a rank
+    paired with a card's big pip), wider than tall unless a ten (part of a rank), or, for
+    a ten, as tall as its suit and much wider than tall (two pips side by side in a card's
+    body, with a third pip below as the suit: paris and dondorf clubs read as Tc)."""
+    ratio = c.rank.size / max(c.suit.size, 1e-3)
+    if ratio < MIN_RANK_TO_SUIT:
+        return False
+    if rank != "T":
+        return c.rank.aspect >= MIN_RANK_ASPECT
+    return not (0.9 <= ratio <= 1.1 and c.rank.aspect < 0.7)
+
+
+#: p(rank) x p(suit) a card needs when its index was cut in a doubtful way (below): the
+#: model's usual margin of error, 1 - 0.93, made seven times smaller.
+STRICT = 0.99
+#: The parts of a rank stand side by side (the "1" and "0" of a ten; a queen's tail a
+#: little under it): one may overlap the first across by at most this much of the narrower
+#: one's width.
+STACKED = 0.5
+#: Felt cut away against the top of a rank (``Glyph.felt_top``, px per px of its width)
+#: over which a read of one of :data:`FELT_TOP_RANKS` needs :data:`STRICT`.
+FELT_TOP = 0.8
+#: Ranks that are what is left of another rank with its top cut away: a 6 is an 8 without
+#: its top loop.  (For every rank the rule cost 9 right bellot cards of 1,980 on seeds 5000.)
+FELT_TOP_RANKS = "6"
+#: Ink cut away right next to a rank (``Glyph.cut_away``, px per px of its height) over
+#: which any read needs :data:`STRICT`.  The two wrong reads of held bellot hands (2026-12-05)
+#: measure 0.26 and 1.0; of 746 right reads of the benchmark's 280 frames, 76 measure more
+#: than 0.2, and all but 3 of those are read at 0.99 or more.
+CUT_AWAY = 0.2
+#: Other ink inside a rank's box (``Glyph.loose``, px per px of its height: the pieces of a
+#: glyph that came apart) over which any read needs :data:`STRICT`.  A blurred plastic
+#: queen's left arc read as 2s at 0.951 measures 0.69; dondorf 7h and Tc read wrong at 0.985
+#: and 0.975, 0.68 and 1.33.  Of 811 sure right reads of the benchmark's 280 frames, 2
+#: measure more (0.85 and 2.2), read at 0.995 and 0.998 (2026-12-05).
+LOOSE = 0.6
+#: Ranks never read with ink cut away next to them (over :data:`CUT_AWAY`), however sure:
+#: a 5 whose top bar ran into the felt at the card's edge leaves a J's hook.  A bellot 5d
+#: read that way as Jd at 0.982 (model v7), and at 0.996 by the v9 built on 2026-12-06's
+#: third machine, past :data:`STRICT`.
+CUT_AWAY_NEVER = "J"
+
+
+def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
+    """False when the index was cut in a way that can change a rank, and the read ``p``
+    (p(rank) x p(suit)) cannot outweigh it:
+
+    * a rank joined from parts stacked one over the other is never read: the arc of a
+      card's rounded corner joined over a dondorf J was read as 7h, over an A as Th;
+    * a rank joined from several parts that is not a ten needs :data:`STRICT`: a stroke of
+      the card's edge beside an 8 was read as 6h, a "10" half under a thumb as Qh (a
+      queen's tail is a part too: sure queens pass);
+    * a 6 the felt map cut into at its top needs :data:`STRICT`: an index printed tight to
+      the card's edge touches the felt, and the felt can take a stroke with it (the top
+      loop of a bellot 8 went, and a 6h was read at 0.97);
+    * any rank with ink cut away right next to it (the felt map or a card outline took
+      a stroke touching it) needs :data:`STRICT`: an upside-down 8 cut by the edge of the
+      card lying over it was read as Qd at 0.979, a 5 whose bar ran into the felt as Jd at
+      0.982 (held bellot hands), and a J (:data:`CUT_AWAY_NEVER`) is not read at all: the
+      same 5 read as Jd at 0.996 by another machine's build;
+    * any rank with loose ink in its box (the other pieces of a glyph that came apart)
+      needs :data:`STRICT`: the left arc of a blurred queen's broken ring read as 2s at
+      0.951.  Like the cut-away rule, it is not applied to jittered re-reads."""
+    g = c.rank
+    if g.parts > 1 and (g.stacked > STACKED or (rank != "T" and p < STRICT)):
+        return False
+    if cut_away and ((g.cut_away > CUT_AWAY and (rank in CUT_AWAY_NEVER or p < STRICT))
+                     or (g.loose > LOOSE and p < STRICT)):
+        return False
+    return not (rank in FELT_TOP_RANKS and g.felt_top > FELT_TOP and p < STRICT)
+
+
+def sure(pr: np.ndarray, ps: np.ndarray, threshold: float) -> bool:
+    """Whether the best rank and suit of p(rank) ``pr`` and p(suit) ``ps`` are sure enough:
+    their product over ``threshold``, and the runners-up small."""
+    second = float(np.sort(pr)[-2]) + float(np.sort(ps)[-2])
+    return float(pr.max() * ps.max()) >= threshold and second <= 1.0 - threshold
+
+
+#: Pip-likeness (rank glyph against suit glyph) over which the pair is two pips, not an index.
+PIP_LIKE = 0.75
+
+
+def veto(rank: str, suit: str, c: Candidate, p: float, pip: float, cut_away: bool = True) -> str | None:
+    """The first check that refuses a sure read of ``rank + suit`` at ``p`` from candidate
+    ``c`` (``"colour"``, ``"spade_shape"``, ``"pips"``, ``"rank_shape"`` or ``"cut"``), or
+    None when none does (:attr:`CardRead.vetoed`; the misses benchmark counts them by name)."""
+    if not colour_ok(suit, c):
+        return "colour"
+    if not shape_ok(suit, c):
+        return "spade_shape"
+    if pip > PIP_LIKE:
+        return "pips"
+    if not rank_shape_ok(rank, c):
+        return "rank_shape"
+    if not cut_ok(rank, c, p, cut_away):
+        return "cut"
+    return None
+
+
+def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
+           threshold: float, cut_away: bool = True) -> list[CardRead]:
+    """Each candidate's read: its card and p(rank) x p(suit) when the classes are sure and
+    no check vetoes it (:func:`veto`), else ``??`` at 0.0."""
+    out = []
+    if not cands:
+        return out
+    pips = pip_likeness(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
+    for c, pr, ps, pip in zip(cands, P_rank, P_suit, pips):
+        ri = int(np.argmax(pr))
+        si = int(np.argmax(ps))
+        index_like = float(1.0 - pr[-1]) * float(1.0 - ps[-1])
+        rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
+        if suit == "s" and bold_club(c):
+            # the model was never shown a club this bold and calls it a spade: the ink
+            # is black (colour check below), and the shape says which black suit
+            ps = ps.copy()
+            ps[SUIT_CLASSES.index("c")] += ps[si]
+            ps[si] = 0.0
+            suit, si = "c", SUIT_CLASSES.index("c")
+        p = float(pr[ri] * ps[si])
+        if rank == "X" or suit == "X" or not sure(pr, ps, threshold):
+            out.append(CardRead("??", 0.0, index_like, c.box, c))
+        elif (why := veto(rank, suit, c, p, float(pip), cut_away)) is not None:
+            out.append(CardRead("??", 0.0, index_like, c.box, c, why))
+        else:
+            out.append(CardRead(rank + suit, p, index_like, c.box, c))
+    return out
