@@ -173,7 +173,7 @@ def _jitter_check(a, reads, batch: list[int], model, profile, threshold) -> set[
     if jittered:
         cands = [j for _, j in jittered]
         again = checks.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
-                              threshold * 0.9, cut_away=False)
+                              threshold * 0.9, reread=True)
         for (i, _), q in zip(jittered, again):
             if q.card == UNKNOWN:
                 unsure[i] += 1

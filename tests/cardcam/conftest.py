@@ -23,19 +23,19 @@ def model():
     return get_model()  # cached in var/cardcam (built once, about 6 min on 2 cores, if missing)
 
 
-def bench_frames(deck, seed, n):
+def bench_frames(deck, seed, n, level="moderate"):
     """The first ``n`` of the misses benchmark's single frames of ``deck`` at ``seed``, in
-    order (hands, backs and empty frames)."""
+    order (hands, backs and empty frames), at ``level``."""
     from cardcam import synth
     rng = np.random.default_rng(seed)
     for i in range(n):
-        yield synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level="moderate",
+        yield synth.frame(rng, deck, n_cards=2 if i % 2 else 4, level=level,
                           p_backs=0.1, p_empty=0.1)
 
 
-def bench_frame(deck, seed, frame):
+def bench_frame(deck, seed, frame, level="moderate"):
     """Frame ``frame`` of the misses benchmark's single frames of ``deck`` at ``seed``."""
-    for f in bench_frames(deck, seed, frame + 1):
+    for f in bench_frames(deck, seed, frame + 1, level):
         pass
     return f
 

@@ -83,7 +83,7 @@ def _jitter_outcomes(a, read, model) -> tuple[int, int]:
             unsure += 1  # cut outside the index layout
             continue
         q = checks.decide([j], *rec._proba(model, None, classify.features_batch([j])),
-                            model.threshold * 0.9, cut_away=False)[0]
+                            model.threshold * 0.9, reread=True)[0]
         if q.card == UNKNOWN:
             unsure += 1
         elif q.card != read.card:

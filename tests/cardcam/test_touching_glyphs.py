@@ -72,8 +72,23 @@ def test_a_rank_with_loose_ink_in_its_box_needs_a_strict_read():
     assert LOOSE < 0.69
     assert not cut_ok("2", _cand(g), 0.951)
     assert cut_ok("2", _cand(g), STRICT)
+    g.loose = 0.6           # a small atlasnye 7h's stem broken off, read at 0.957 (hard level)
+    assert not cut_ok("7", _cand(g), 0.957)
     g.loose = 0.2
     assert cut_ok("2", _cand(g), 0.951)
+
+
+def test_a_jack_with_loose_ink_in_its_box_is_never_read():
+    """What is left of a 5 whose top bar came apart is a J's hook beside the loose bar."""
+    from cardcam.checks import LOOSE_PIECE, cut_ok
+    g = _glyph()
+    g.loose = 0.4           # an anglo_modern 5d, read as Jd at 0.992
+    assert LOOSE_PIECE < 0.4
+    assert not cut_ok("J", _cand(g), 0.992) and not cut_ok("J", _cand(g), 1.0)
+    assert cut_ok("5", _cand(g), 0.992)
+    assert cut_ok("J", _cand(g), 0.992, cut_away=False)   # a jittered re-read
+    g.loose = 0.0
+    assert cut_ok("J", _cand(g), 0.96)
 
 
 @needs_decks
