@@ -211,17 +211,35 @@ def test_a_small_index_needs_a_surer_read_than_a_large_one():
     assert size_ok(large, 0.951) and veto("Q", "c", large, 0.951, 0.0) is None
 
 
+def test_a_small_black_suit_needs_a_surer_read_than_a_small_red_one():
+    """A spade and a club that small differ in a few pixels, which blur takes first: a
+    small blurred orell 4c was read as 4s at 0.996."""
+    from cardcam.checks import SMALL_BLACK_SURE, SMALL_SURE, size_ok, veto
+    small = _cand(_glyph())
+    small.unit = 12.8
+    assert size_ok(small, 0.996, "h") and size_ok(small, 0.996, "d")
+    assert not size_ok(small, 0.996, "s") and not size_ok(small, 0.996, "c")
+    assert size_ok(small, SMALL_BLACK_SURE, "s") and SMALL_BLACK_SURE > SMALL_SURE
+    assert veto("4", "c", small, 0.996, 0.0) == "small"
+    large = _cand(_glyph())
+    large.unit = 20.0
+    assert size_ok(large, 0.95, "s") and veto("4", "c", large, 0.996, 0.0) is None
+
+
 @needs_decks
 def test_small_indices_and_broken_ranks_read_wrong_on_the_twenty_decks_are_refused(model):
     """The sure wrong reads of the all-decks check (benchmarks/cardcam_misses.py --decks
-    standard, seeds 9000 and 9100) that a small index or loose ink explains: none is read
-    now."""
+    standard, seeds 9000 and 9100) that a small index (a small black suit among them) or
+    loose ink explains: none is read now."""
     from .conftest import bench_frame
     cases = [("atlasnye", 9005, 8, "moderate", "Qh"),                 # a small upside-down Jh
              ("anglo_modern_4_color", 9003, 28, "moderate", "Jh"),    # a 5h, its top under a card
              ("anglo_bitmap", 9001, 23, "hard", "Ac"),                # a small index, 0.950
              ("atlasnye", 9005, 34, "hard", "7h"),                    # loose ink 0.6 in its box
-             ("anglo_modern", 9102, 26, "moderate", "Jd")]            # a 5d, its top bar apart
+             ("anglo_modern", 9102, 26, "moderate", "Jd"),            # a 5d, its top bar apart
+             ("orell", 9013, 22, "moderate", "4s"),                   # a small blurred 4c
+             ("anglo_bitmap", 9101, 28, "hard", "As"),                # a small Ac
+             ("paris", 9117, 21, "hard", "5c")]                       # a small 6c upside down
     for deck, seed, frame, level, misread in cases:
         f = bench_frame(deck, seed, frame, level)
         assert misread not in f.cards
