@@ -124,6 +124,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
     period = 1000.0 / fps
     done, wrong, frames_read = [], 0, []
     ms_followed, ms_searched, wrong_reads, wrong_followed, reads_total = [], [], 0, 0, 0
+    wrong_list: list[dict] = []
     for h in range(hands):
         n_cards = 2 if h % 2 else 4
         cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, n_cards, replace=False))
@@ -148,7 +149,12 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
             reads += 1
             reads_total += 1
             (ms_followed if read.followed else ms_searched).append(cost)
-            wrong_reads += sum(c not in cards for c in read.identified)
+            bad = [(c, p) for c, p in zip(read.cards, read.confidence) if c != "??" and c not in cards]
+            wrong_reads += len(bad)
+            # which wrong card, where: a held hand's frames are those of its seed, hand and
+            # index, so the read can be looked at again (synth.HeldHand)
+            wrong_list += [dict(hand=h, frame=index, read=c, p=round(float(p), 3), truth=list(cards),
+                                followed=read.followed) for c, p in bad]
             wrong_followed += read.followed * sum(c not in cards for c in read.identified)
             tracker.update(read, ts=index * period)
             state = tracker.state
@@ -168,7 +174,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
                 median_frames_read=float(np.median(frames_read)) if frames_read else None,
                 wrong_confirmed=wrong,
                 held=dict(reads=reads_total, followed=len(ms_followed), wrong_cards=wrong_reads,
-                          wrong_cards_followed=wrong_followed,
+                          wrong_cards_followed=wrong_followed, wrong_list=wrong_list,
                           median_cpu_ms=round(float(np.median(every)), 1) if every else None,
                           median_followed_cpu_ms=round(float(np.median(ms_followed)), 1) if ms_followed else None,
                           median_searched_cpu_ms=round(float(np.median(ms_searched)), 1) if ms_searched else None))
