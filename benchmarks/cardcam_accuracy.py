@@ -155,7 +155,7 @@ def latency(deck: str, hands: int, level: str, model, seed: int, *, k: int = 3, 
             # index, so the read can be looked at again (synth.HeldHand)
             wrong_list += [dict(hand=h, frame=index, read=c, p=round(float(p), 3), truth=list(cards),
                                 followed=read.followed) for c, p in bad]
-            wrong_followed += read.followed * sum(c not in cards for c in read.identified)
+            wrong_followed += read.followed * len(bad)
             tracker.update(read, ts=index * period)
             state = tracker.state
             wrong_here |= {c for c in state.cards if c != "??" and c not in cards}

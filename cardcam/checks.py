@@ -222,7 +222,7 @@ LOOSE_NEVER = "J"
 LOOSE_PIECE = 0.2
 
 
-def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
+def cut_ok(rank: str, c: Candidate, p: float, reread: bool = False) -> bool:
     """False when the index was cut in a way that can change a rank, and the read ``p``
     (p(rank) x p(suit)) cannot outweigh it:
 
@@ -243,11 +243,11 @@ def cut_ok(rank: str, c: Candidate, p: float, cut_away: bool = True) -> bool:
       needs :data:`STRICT`: the left arc of a blurred queen's broken ring read as 2s at
       0.951; and a J (:data:`LOOSE_NEVER`) with loose ink is not read at all: a 5 whose
       top bar came apart was read as a J at 0.992.  Like the cut-away rule, it is not
-      applied to jittered re-reads."""
+      applied to a ``reread`` (a jittered re-read)."""
     g = c.rank
     if g.parts > 1 and (g.stacked > STACKED or (rank != "T" and p < STRICT)):
         return False
-    if cut_away and ((g.cut_away > CUT_AWAY and (rank in CUT_AWAY_NEVER or p < STRICT))
+    if not reread and ((g.cut_away > CUT_AWAY and (rank in CUT_AWAY_NEVER or p < STRICT))
                      or (g.loose > LOOSE and p < STRICT)
                      or (g.loose > LOOSE_PIECE and rank in LOOSE_NEVER)):
         return False
@@ -307,7 +307,7 @@ def veto(rank: str, suit: str, c: Candidate, p: float, pip: float, reread: bool 
         return "pips"
     if not rank_shape_ok(rank, c):
         return "rank_shape"
-    if not cut_ok(rank, c, p, cut_away=not reread):
+    if not cut_ok(rank, c, p, reread):
         return "cut"
     if not reread and not size_ok(c, p, suit):
         return "small"

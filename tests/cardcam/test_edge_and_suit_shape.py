@@ -290,7 +290,7 @@ def test_a_rank_with_ink_cut_away_next_to_it_needs_a_strict_read():
     assert not cut_ok("J", _cand(_glyph(cut_away=0.26)), 1.0)
     assert cut_ok("J", _cand(_glyph(cut_away=0.1)), 0.95)
     # a jittered re-read only checks that the read holds: the first read met the rule
-    assert cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.95, cut_away=False)
+    assert cut_ok("J", _cand(_glyph(cut_away=0.26)), 0.95, reread=True)
 
 
 def _held_frame(deck, seed, hand, frame):

@@ -86,7 +86,7 @@ def test_a_jack_with_loose_ink_in_its_box_is_never_read():
     assert LOOSE_PIECE < 0.4
     assert not cut_ok("J", _cand(g), 0.992) and not cut_ok("J", _cand(g), 1.0)
     assert cut_ok("5", _cand(g), 0.992)
-    assert cut_ok("J", _cand(g), 0.992, cut_away=False)   # a jittered re-read
+    assert cut_ok("J", _cand(g), 0.992, reread=True)   # a jittered re-read
     g.loose = 0.0
     assert cut_ok("J", _cand(g), 0.96)
 
