@@ -22,13 +22,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .glyphs import K3, WAISTS, frame_glyphs, split_at_waist, split_patch_glyph
+from . import patch
+from .glyphs import WAISTS, frame_glyphs, split_at_waist, split_patch_glyph
 from .maps import INK, Analysis
+from .patch import PX, PY0, UNIT
 
-#: Pixels per index unit (the distance between rank and suit centres) in patches.
-UNIT = 24
-#: Patch extent in units: x in [-PX, PX], y in [PY0, PY1] around the rank-suit midpoint.
-PX, PY0, PY1 = 1.15, -1.45, 1.3
 RANK_SIZE = (24, 32)   # (w, h) of the normalised rank glyph
 SUIT_SIZE = (24, 24)
 
@@ -64,20 +62,20 @@ class Candidate:
     corner: float            # 0..1, how much this looks like a card corner
     box: tuple[float, float, float, float]  # index box in ORIGINAL image px (x0, y0, x1, y1)
     comps: tuple[int, int]   # glyph component ids (rank, suit)
-    # what :meth:`tints` measures from (:func:`_tints`' arguments), kept until it is asked:
+    # what :meth:`tints` measures from (:func:`patch.tints`' arguments), kept until it is asked:
     # only a sure black read needs it
     tint_source: tuple | None = field(default=None, repr=False, compare=False)
     # the layout pass' figures of the pair it was cut from (what the screen reads)
     layout: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def tints(self) -> tuple[float, float]:
-        """The rank's and the suit's ink redness against the paper's colour (:func:`_tints`),
+        """The rank's and the suit's ink redness against the paper's colour (:func:`patch.tints`),
         measured the first time it is asked: about 0.15 ms, and only a sure black read
         needs it, against some 40 candidates a searched frame."""
         if self.rank.tint is None or self.suit.tint is None:
             src = self.tint_source
             (self.rank.tint, self.rank.yellow), (self.suit.tint, self.suit.yellow) = (
-                _tints(*src) if src is not None else ((-1.0, -1.0), (-1.0, -1.0)))
+                patch.tints(*src) if src is not None else ((-1.0, -1.0), (-1.0, -1.0)))
             self.tint_source = None
         return self.rank.tint, self.suit.tint
 
@@ -88,38 +86,10 @@ class Candidate:
         return self.rank.yellow, self.suit.yellow
 
 
-def _warp_patch(a: Analysis, centre: np.ndarray, down: np.ndarray, unit: float,
-                planes: list[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
-    """Warp planes so that the index is upright; returns patches and the 2x3 map."""
-    k = unit / UNIT  # working px per patch px
-    dx, dy = float(down[0]), float(down[1])
-    # patch (u, v) -> image: centre + (u - u0) * k * right + (v - v0) * k * down, where
-    # right = (-dy, dx) is the card's x-axis (down turned -90 degrees); scalars, as this
-    # runs about 90 times a searched frame and small numpy arrays cost more than the sums
-    a00, a01, a10, a11 = -k * dy, k * dx, k * dx, k * dy
-    # the planes of a region start at its origin
-    t0 = float(centre[0]) - a.origin[0] - (a00 * _U0 + a01 * _V0)
-    t1 = float(centre[1]) - a.origin[1] - (a10 * _U0 + a11 * _V0)
-    M = np.array([[a00, a01, t0], [a10, a11, t1]])  # patch -> image
-    return [_upright(p, M, _PATCH) for p in planes], M
-
-
-#: Patch size (w, h) in px, and the patch px of the rank-suit midpoint.
-_PATCH = (int(round(2 * PX * UNIT)), int(round((PY1 - PY0) * UNIT)))
-_U0, _V0 = PX * UNIT, -PY0 * UNIT
-
-
-def _upright(plane: np.ndarray, M: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``plane`` cut as a patch of ``size`` (w, h) through the patch -> image map ``M``."""
-    return cv2.warpAffine(plane, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-
-
-_LINE = int(1.9 * UNIT)
-_KH = cv2.getStructuringElement(cv2.MORPH_RECT, (_LINE, 1))
-_KV = cv2.getStructuringElement(cv2.MORPH_RECT, (1, _LINE))
-_K3V = np.ones((5, 1), np.uint8)
-_K3H = np.ones((1, 5), np.uint8)
+#: A suit glyph is at most about one rank-suit distance wide or tall (0.4 to 1.0 in twelve
+#: decks); the component where the suit should be that is larger than this is tried for a
+#: neck where it joins a big pip or a court picture (:func:`cardcam.glyphs.split_patch_glyph`).
+SUIT_MERGED = 1.15
 
 
 #: Above this fraction of the rank's box (one px around it) taken out as outline, the rank
@@ -127,96 +97,6 @@ _K3H = np.ones((1, 5), np.uint8)
 #: the queen's straight strokes as one long line, and what was left of the Q read as a
 #: sure 5 on a clean board frame.  No right read of the benchmark's 280 frames is lost.
 LINES_IN_RANK = 0.1
-
-
-#: Ink this solid (a disc of this many patch px fits in it) is a pip, never an outline.
-SOLID = 7
-_KSOLID = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SOLID, SOLID))
-
-
-#: Above this share of its pixels on solid ink, a long run is not a line (below).
-LINE_SOLID = 0.3
-
-
-def _lines(ink: np.ndarray) -> np.ndarray:
-    """Long straight strokes near axis-aligned (card outlines) in an upright patch.
-
-    A run of ink that lies mostly on solid ink (a disc of ``SOLID`` px fits there: pips, not
-    outlines) is not a line: a row of ink runs on across a suit joined to the big pip
-    beside it (dondorf clubs) as it runs along an outline, and the band taken out went
-    through the middle of the suit.  An outline running past a suit is still taken out."""
-    runs = [m for m in (_open_runs(cv2.dilate(ink, _K3V), _KH), _open_runs(cv2.dilate(ink, _K3H), _KV))
-            if m is not None]
-    lines = np.zeros_like(ink)
-    if not runs:
-        return lines  # no line: most patches
-    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _KSOLID) > 0
-    for m in runs:
-        if (m.view(bool) & solid).any():
-            k, lab = cv2.connectedComponents(m, connectivity=8)
-            on_solid = np.bincount(lab[solid], minlength=k) / np.maximum(np.bincount(lab.ravel(), minlength=k), 1)
-            m = (on_solid <= LINE_SOLID).astype(np.uint8)[lab] & m
-        lines |= m
-    return cv2.dilate(lines, K3)
-
-
-def _open_runs(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray | None:
-    """``mask`` opened with the long straight ``kernel``, or None when the opening is empty:
-    the opening is an erosion, then a dilation, and the dilation is skipped when the
-    erosion leaves nothing (no line: most patches' rows, and many patches' columns)."""
-    runs = cv2.erode(mask, kernel)
-    return cv2.dilate(runs, kernel) if cv2.countNonZero(runs) else None
-
-
-#: Share of a rank glyph's top (from its box's top) where :func:`_felt_top` looks.
-FELT_TOP_ROWS = 0.3
-
-
-def _felt_top(dk: np.ndarray, gdk: np.ndarray, rmask: np.ndarray, rb) -> float:
-    """How much felt was cut away against the top of a rank glyph: pixels next to the
-    glyph's top part that are dark in the full darkness but not in the glyph darkness (the
-    felt map took them), per pixel of the glyph's width.  An index printed tight to the
-    card's edge touches the felt, and the felt map can take a stroke with it: the top loop
-    of an 8 goes and a 6 is left."""
-    x0, y0, x1, y1 = rb
-    rows = (max(y0 - 2, 0), y0 + max(int(round(FELT_TOP_ROWS * (y1 - y0))), 1))
-    return _taken_next_to(dk, gdk > INK, rmask, rows, (max(x0 - 2, 0), x1 + 2)) / max(x1 - x0, 1)
-
-
-def _taken_next_to(dk: np.ndarray, kept: np.ndarray, rmask: np.ndarray, rows, cols) -> int:
-    """Pixels in ``rows`` x ``cols`` of the patch touching the glyph ``rmask`` that are
-    dark in the full darkness ``dk`` but not in ``kept``: ink the cut took away."""
-    (ya, yb), (xa, xb) = rows, cols
-    near = cv2.dilate(rmask[ya:yb, xa:xb].astype(np.uint8), K3) > 0
-    return int((near & (dk[ya:yb, xa:xb] > INK) & ~kept[ya:yb, xa:xb]).sum())
-
-
-def _cut_away(dk: np.ndarray, ink: np.ndarray, rmask: np.ndarray, rb) -> float:
-    """How much ink was cut away right next to a rank glyph, per pixel of its height:
-    pixels touching the glyph that are dark in the full darkness but are not glyph ink,
-    because the felt map or a card outline took them.  A rank that runs into the card's
-    edge, or under the edge of the card lying over it, loses a stroke there, and what is
-    left can read as another rank: an upside-down 8 cut by that edge was read as a Q, a 5
-    whose bar ran into the felt as a J."""
-    x0, y0, x1, y1 = rb
-    taken = _taken_next_to(dk, ink > 0, rmask, (max(y0 - 2, 0), y1 + 2), (max(x0 - 2, 0), x1 + 2))
-    return taken / max(y1 - y0, 1)
-
-
-#: A suit glyph is at most about one rank-suit distance wide or tall (0.4 to 1.0 in twelve
-#: decks); the component where the suit should be that is larger than this is tried for a
-#: neck where it joins a big pip or a court picture (:func:`cardcam.glyphs.split_patch_glyph`).
-SUIT_MERGED = 1.15
-
-
-def _loose(ink: np.ndarray, glyphs: np.ndarray, rb) -> float:
-    """Ink inside a rank's box (and a pixel round it) that is not the rank's or the suit's,
-    per pixel of the rank's height: the other pieces of a glyph that came apart.  The ring
-    of a blurred queen broke in three, and its left arc alone read as a sure 2."""
-    x0, y0, x1, y1 = rb
-    ya, xa = max(y0 - 1, 0), max(x0 - 1, 0)
-    box = (ink[ya:y1 + 1, xa:x1 + 1] > 0) & ~glyphs[ya:y1 + 1, xa:x1 + 1]
-    return float(box.sum()) / max(y1 - y0, 1)
 
 
 def _norm_crop(p: np.ndarray, box, size) -> np.ndarray:
@@ -233,7 +113,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     The suit may be joined to a big pip or a picture beside it (paris and dondorf clubs, a
     court card's suit touching the picture): a suit glyph too large is split at its neck
     (:func:`cardcam.glyphs.split_patch_glyph`), and a run of ink lying on such solid ink is not taken out
-    as a card outline (:func:`_lines`).  Done on every patch since 2026-12-05 (model v9),
+    as a card outline (:func:`patch.lines`).  Done on every patch since 2026-12-05 (model v9),
     not only on pairs with a neck piece: a pair of two whole glyphs, a paris 5 and its
     index club, was refined onto the big club beside it and read as "not an index".
 
@@ -243,10 +123,10 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     see :func:`candidates`)."""
     # Most candidates fail the layout test below: warp the other planes only for those that pass.
     # Glyphs are found without the felt, so an index near the card's edge stays in one piece.
-    (gdk,), M = _warp_patch(a, centre, down, unit, [a.glyph_dark])
+    (gdk,), M = patch.warp(a, centre, down, unit, [a.glyph_dark])
     ink = (gdk > INK).astype(np.uint8)
     # on every patch: 24 more cards of 1,980 for about 6 ms a searched frame (docs/CARDCAM.md)
-    lines = _lines(ink)
+    lines = patch.lines(ink)
     ink &= ~lines & 1
     n, lab, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
@@ -316,7 +196,7 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
         figures = _layout_figures(rows, parts, js, rb, sb, d_r[jr - 1], d_s[js - 1], n, ink)
         return None, None, 0.0, rc, sc, M, (rb, sb), figures
     # the crops and the card-edge evidence below use the full darkness (felt included)
-    dk, rd, st, pp = cv2.split(_upright(a.colour_planes(), M, _PATCH))
+    dk, rd, st, pp = cv2.split(patch.upright(a.colour_planes(), M, patch.SIZE))
     in_rank = np.zeros(n, bool)
     in_rank[parts] = True
     rmask = in_rank[lab]
@@ -355,9 +235,9 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
     sc = np.array([cents[js, 0], cents[js, 1]])
     rank.parts, rank.stacked = len(parts), stacked
-    rank.felt_top = _felt_top(dk, gdk, rmask, rb)
-    rank.cut_away = _cut_away(dk, ink, rmask, rb)
-    rank.loose = _loose(ink, rmask | smask, rb)
+    rank.felt_top = patch.felt_top(dk, gdk, rmask, rb)
+    rank.cut_away = patch.cut_away(dk, ink, rmask, rb)
+    rank.loose = patch.loose(ink, rmask | smask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb), (a.image, M, dk, pp, rmask, smask)
 
 
@@ -379,38 +259,6 @@ def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:
     fr = cv2.resize(ink[rb[1]:rb[3], rb[0]:rb[2]].astype(np.float32), (6, 8), interpolation=cv2.INTER_AREA)
     fs = cv2.resize(ink[sb[1]:sb[3], sb[0]:sb[2]].astype(np.float32), (6, 6), interpolation=cv2.INTER_AREA)
     return np.concatenate([base, fr.ravel(), fs.ravel()])
-
-
-#: Paper pixels (bright, no ink) a patch needs for its paper colour; fewer: no balance.
-TINT_PAPER = 40
-
-
-def _tints(image: np.ndarray, M: np.ndarray, dk: np.ndarray, pp: np.ndarray, rmask: np.ndarray,
-           smask: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Redness and yellowness of the rank's and the suit's ink with the light's colour taken
-    out, ((rank red, rank yellow), (suit red, suit yellow)): each channel of the ink over the
-    same channel of the paper around it, then (r - max(g, b)) / r and (min(r, g) - b) / min(r, g).
-    Warm light makes black ink look red in the frame (0.2-0.39 of ``maps`` redness), but the
-    paper beside it is lit the same: black ink is as red as its paper, red ink much redder.
-    A four-colour deck's diamonds are yellow ink, which is not red either.
-    (-1, -1) each when the patch has too little clean paper to take the light's colour from."""
-    bgr = _upright(image, M, _PATCH)
-    clean = ((pp > 0.5) & (dk < 0.1)).astype(np.uint8)
-    if cv2.countNonZero(clean) < TINT_PAPER:
-        return (-1.0, -1.0), (-1.0, -1.0)
-    paper = np.maximum(np.array(cv2.mean(bgr, mask=clean)[:3]), 1.0)
-    flat = bgr.reshape(-1, 3).astype(np.float32).T  # 3 x px: the weighted sums are one product
-
-    def tint(mask) -> tuple[float, float]:
-        w = np.where(mask, dk, np.float32(0.0)).ravel()
-        total = float(w.sum())
-        if total <= 1e-6:
-            return 0.0, 0.0
-        b, g, r = (flat @ w) / total / paper
-        return (float(max(r - max(b, g), 0.0) / max(r, 1e-3)),
-                float(max(min(r, g) - b, 0.0) / max(min(r, g), 1e-3)))
-
-    return tint(rmask), tint(smask)
 
 
 #: Glyphs whose width, height and ink area are all within this fraction of each other are twins.

@@ -261,7 +261,7 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
         # for glyph_dark only the felt itself (the opening, no margin): the margin that keeps
         # the card's edge out of ``ink`` would eat into an index printed tight against it,
         # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
-        # straight line, which :func:`_lines` takes out of the patch.
+        # straight line, which :func:`cardcam.patch.lines` takes out of the patch.
         felt = cv2.dilate(np.take(lut, nlab), np.ones((5, 5), np.uint8))  # take: 2x faster than lut[nlab]
         if not region or search:
             exterior = cv2.dilate(felt, np.ones((3, 3), np.uint8))  # = the big areas dilated 7x7

@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cardcam import detect, glyphs, maps, synth
+from cardcam import detect, glyphs, maps, patch, synth
 
 from .conftest import needs_decks
 
@@ -53,8 +53,8 @@ def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
     every edge get the same answer as the pixel-by-pixel test."""
     a = maps.analyse(synth.hand_frame(np.random.default_rng(4), "anglo", 2, "easy").image, whole=True)
     H, W = a.ink.shape
-    mask = np.zeros((int(round((detect.PY1 - detect.PY0) * detect.UNIT)),
-                     int(round(2 * detect.PX * detect.UNIT))), bool)
+    mask = np.zeros((int(round((patch.PY1 - patch.PY0) * patch.UNIT)),
+                     int(round(2 * patch.PX * patch.UNIT))), bool)
     mask[10:40, 12:30] = True  # a glyph inside the patch, away from its border
 
     def by_pixels(M):
@@ -68,7 +68,7 @@ def test_the_frame_edge_test_on_a_patchs_corners_agrees_with_its_pixels():
         for cy in (10.0, 30.0, H / 2, H - 30.0, H - 10.0):
             for deg in (0, 35, 180):
                 t = np.radians(deg)
-                _, M = detect._warp_patch(a, np.array([cx, cy]), np.array([-np.sin(t), np.cos(t)]),
+                _, M = patch.warp(a, np.array([cx, cy]), np.array([-np.sin(t), np.cos(t)]),
                                           30.0, [a.dark])
                 got = detect._cut_by_frame(a, M, mask)
                 assert got == by_pixels(M), (cx, cy, deg)

@@ -9,12 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from cardcam import detect, maps
+from cardcam import detect, maps, patch
 
 from .conftest import bench_frame, needs_decks
 
-PATCH_H = int(round((detect.PY1 - detect.PY0) * detect.UNIT))
-PATCH_W = int(round(2 * detect.PX * detect.UNIT))
+PATCH_H = int(round((patch.PY1 - patch.PY0) * patch.UNIT))
+PATCH_W = int(round(2 * patch.PX * patch.UNIT))
 
 
 def _opened(mask, kernel):
@@ -22,19 +22,19 @@ def _opened(mask, kernel):
 
 
 def _same_as_opening(mask, kernel):
-    got = detect._open_runs(mask, kernel)
+    got = patch.open_runs(mask, kernel)
     want = _opened(mask, kernel)
     if got is None:
         return not want.any()
     return np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("length", [detect._LINE // 2, detect._LINE // 2 + 1, detect._LINE - 1, detect._LINE])
+@pytest.mark.parametrize("length", [patch.LINE // 2, patch.LINE // 2 + 1, patch.LINE - 1, patch.LINE])
 @pytest.mark.parametrize("where", ["edge", "middle"])
 def test_a_run_survives_the_line_test_exactly_when_it_survives_the_opening(length, where):
     # erosion takes the world outside the patch as ink: a run from the patch's edge needs
     # only half the line's length (plus its centre) to survive; inside, the whole length
-    for dim, kernel in ((1, detect._KH), (0, detect._KV)):
+    for dim, kernel in ((1, patch.KH), (0, patch.KV)):
         mask = np.zeros((PATCH_H, PATCH_W), np.uint8)
         start = 0 if where == "edge" else 3
         if dim == 1:
@@ -44,11 +44,11 @@ def test_a_run_survives_the_line_test_exactly_when_it_survives_the_opening(lengt
         assert _same_as_opening(mask, kernel), (dim, length, where)
     # and the shortcut did say "no line" somewhere: the test can tell the two apart
     short = np.zeros((PATCH_H, PATCH_W), np.uint8)
-    short[20, 3:3 + detect._LINE - 1] = 1
-    assert detect._open_runs(short, detect._KH) is None
+    short[20, 3:3 + patch.LINE - 1] = 1
+    assert patch.open_runs(short, patch.KH) is None
     edge = np.zeros((PATCH_H, PATCH_W), np.uint8)
-    edge[20, :detect._LINE // 2 + 1] = 1  # half a line and its centre, from the edge
-    assert detect._open_runs(edge, detect._KH) is not None
+    edge[20, :patch.LINE // 2 + 1] = 1  # half a line and its centre, from the edge
+    assert patch.open_runs(edge, patch.KH) is not None
 
 
 def test_random_ink_gives_the_opening():
@@ -62,10 +62,10 @@ def test_random_ink_gives_the_opening():
         if i % 5 == 0:  # an outline across it now and then, at the edge or not
             r = int(rng.integers(PATCH_H))
             mask[r, int(rng.integers(0, 10)):] = 1
-        for kernel, grow in ((detect._KH, detect._K3V), (detect._KV, detect._K3H)):
+        for kernel, grow in ((patch.KH, patch.K5V), (patch.KV, patch.K5H)):
             grown = cv2.dilate(mask, grow)
             assert _same_as_opening(grown, kernel), i
-            skipped += detect._open_runs(grown, kernel) is None
+            skipped += patch.open_runs(grown, kernel) is None
     assert 0 < skipped < 800  # both ways were taken
 
 
@@ -81,10 +81,10 @@ def test_one_warp_of_the_planes_is_four_warps_of_them():
     for _ in range(50):
         t = rng.uniform(0, 2 * np.pi)
         centre = np.array([rng.uniform(0, W), rng.uniform(0, H)])
-        _, M = detect._warp_patch(a, centre, np.array([-np.sin(t), np.cos(t)]), rng.uniform(12, 40), [])
-        one = cv2.split(detect._upright(planes, M, detect._PATCH))
+        _, M = patch.warp(a, centre, np.array([-np.sin(t), np.cos(t)]), rng.uniform(12, 40), [])
+        one = cv2.split(patch.upright(planes, M, patch.SIZE))
         for got, plane in zip(one, (a.dark, a.red, a.sat, a.paper.astype(np.float32))):
-            want = detect._upright(plane, M, detect._PATCH)
+            want = patch.upright(plane, M, patch.SIZE)
             assert got.shape == want.shape == (PATCH_H, PATCH_W)
             assert np.abs(got - want).max() <= 1e-6
 

@@ -5,7 +5,7 @@ read.  And a glyph that came apart must not be read from one of its pieces."""
 import cv2
 import numpy as np
 
-from cardcam import detect, glyphs
+from cardcam import detect, glyphs, patch
 from cardcam.recognize import recognize
 
 from .conftest import bench_frame, needs_decks, read_bench_cards
@@ -57,10 +57,10 @@ def test_a_glyph_without_a_neck_or_with_parts_of_a_size_stays_whole():
 def test_a_band_through_solid_pips_is_not_a_card_outline_but_an_outline_is():
     # a row of ink across a suit and the big pip it touches, as long as an outline
     ink = _blobs([(14, 30, 7), (40, 30, 13)], [(20, 30, 28, 30, 3)], size=(66, 55))
-    assert detect._lines(ink)[30, 14] == 0    # the suit is not taken out with a "line"
+    assert patch.lines(ink)[30, 14] == 0    # the suit is not taken out with a "line"
     # a card's outline along the patch, past a suit
     ink = _blobs([(27, 40, 7)], [(0, 20, 54, 20, 2)], size=(66, 55))
-    lines = detect._lines(ink)
+    lines = patch.lines(ink)
     assert lines[20, 5] and lines[20, 50]
     assert lines[40, 27] == 0
 
