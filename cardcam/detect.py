@@ -41,6 +41,9 @@ class Glyph:
     mass: float              # ink fraction of its box
     parts: int = 1           # ink components it was joined from ("1" + "0" of a ten)
     stacked: float = 0.0     # of those, the most one overlaps the first across (0: side by side)
+    # of those, the one most like the suit: its largest relative difference from the suit in
+    # width, height and ink area (near 0: a pip of the card beside the index, not a rank's part)
+    pip_part: float = float("inf")
     felt_top: float = 0.0    # felt cut away against its top, per px of its width (below)
     cut_away: float = 0.0    # ink cut away next to it (felt, outlines), per px of its height
     loose: float = 0.0       # other ink inside its box (a broken glyph's pieces), per px of its height
@@ -235,10 +238,22 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
     sc = np.array([cents[js, 0], cents[js, 1]])
     rank.parts, rank.stacked = len(parts), stacked
+    if len(parts) > 1:
+        rank.pip_part = _likeness(rows, parts, js)
     rank.felt_top = patch.felt_top(dk, gdk, rmask, rb)
     rank.cut_away = patch.cut_away(dk, ink, rmask, rb)
     rank.loose = patch.loose(ink, rmask | smask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb), (a.image, M, dk, pp, rmask, smask)
+
+
+def _likeness(rows, parts, js) -> float:
+    """Of the rank's ``parts``, how near the one most like the suit ``js`` comes to it: the
+    largest relative difference in width, height and ink area (component ``rows`` of
+    connectedComponentsWithStats).  The pips of a card are printed alike: a big pip joined
+    to a rank as the "1" or "0" of a ten is the twin of the pip taken as its suit."""
+    _, _, ws, hs, areas = rows[js]
+    return min(max(abs(rows[j][2] / max(ws, 1) - 1), abs(rows[j][3] / max(hs, 1) - 1),
+                   abs(rows[j][4] / max(areas, 1) - 1)) for j in parts)
 
 
 def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:

@@ -226,6 +226,47 @@ def test_a_small_black_suit_needs_a_surer_read_than_a_small_red_one():
     assert size_ok(large, 0.95, "s") and veto("4", "c", large, 0.996, 0.0) is None
 
 
+def test_a_ten_joined_from_a_twin_of_its_suit_is_pips_not_an_index():
+    """A card's pips are printed alike: three big hearts of a dondorf 9h, one taken as the
+    suit and two as the "1" and "0" of a ten, read as a sure Th (0.97)."""
+    from cardcam.checks import PIP_PART, veto
+    pips = _cand(_glyph(parts=2))
+    pips.rank.pip_part = 0.01
+    # (black glyphs here: the colour check passes a club)
+    assert veto("T", "c", pips, 0.972, 0.0) == "pip_part"
+    assert veto("T", "c", pips, 0.972, 0.0, reread=True) == "pip_part"  # not a rule of the cut
+    ten = _cand(_glyph(parts=2))
+    ten.rank.pip_part = 0.11    # a plastic "0", nearly as wide and solid as its diamond
+    assert ten.rank.pip_part > PIP_PART and veto("T", "c", ten, 0.9999, 0.0) is None
+    assert veto("9", "c", _cand(_glyph()), 0.99, 0.0) is None  # one part: nothing joined to it
+
+
+@needs_decks
+def test_a_nine_of_hearts_pips_are_not_read_as_a_ten(model):
+    """The accuracy benchmark's held dondorf hand (seed 3002, hand 2, frame 12): the pips
+    of its 9h made a "10" over a heart at twice the index's size."""
+    from cardcam import checks, classify, detect, maps
+    from cardcam.recognize import _proba
+    rng = np.random.default_rng(3002)
+    for h in range(3):
+        n = 2 if h % 2 else 4
+        cards = tuple(synth.art.CARDS[i] for i in rng.choice(52, n, replace=False))
+        held = synth.HeldHand(rng, "dondorf", n, "moderate", cards=cards, frames=202)
+    f = held.frame(12)
+    assert "9h" in f.cards and "Th" not in f.cards
+    r = recognize(f.image, len(f.cards), model=model)
+    assert "Th" not in r.identified and set(r.identified) <= set(f.cards)
+    cands = detect.candidates(maps.analyse(f.image), screen=model.screen)
+    decided = checks.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
+    refused = [d for d in decided if d.vetoed == "pip_part"]
+    assert refused and all(d.cand.unit > 1.6 * min(c.unit for c in cands) for d in refused)
+    # the real index of a ten on the same deck is still read (bench frame, hard: its pips
+    # were read as a "10" too, right by chance, and are refused)
+    f = bench_frame("dondorf", 9107, 47, "hard")
+    assert "Th" in f.cards
+    assert "Th" in recognize(f.image, len(f.cards), model=model).identified
+
+
 @needs_decks
 def test_small_indices_and_broken_ranks_read_wrong_on_the_twenty_decks_are_refused(model):
     """The sure wrong reads of the all-decks check (benchmarks/cardcam_misses.py --decks
