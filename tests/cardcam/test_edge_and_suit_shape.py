@@ -96,6 +96,32 @@ def test_bold_clubs_of_an_unseen_deck_are_read_as_clubs_and_never_a_spade_as_a_c
     assert clubs == 23 and right >= 5, f"{right} of {clubs} plastic clubs read"
 
 
+def test_a_club_with_a_spades_widening_top_and_no_notches_needs_a_surer_read():
+    """plastic's spades have a broad foot, and the model read two as sure clubs (2s as 2c
+    at 0.985, 8s as 8c at 0.990); right clubs shaped like that were read at 0.9996 and up."""
+    from cardcam.checks import CLUB_SURE, SPADE_LIKE, club_notches, club_shape_ok, top_spread, veto
+    stem = [[48, 60], [36, 92], [60, 92]]
+    spade = _cand(_glyph())
+    spade.suit.crop = _drawn([(30, 56, 19), (66, 56, 19)], [[[48, 4], [10, 40], [86, 40]], stem], 4)
+    assert top_spread(spade.suit.crop) >= SPADE_LIKE and club_notches(spade.suit.crop) < 0.02
+    assert veto("2", "c", spade, 0.985, 0.0) == "club_shape"
+    assert veto("2", "c", spade, 0.985, 0.0, reread=True) == "club_shape"
+    assert club_shape_ok("c", spade, CLUB_SURE) and veto("2", "c", spade, 0.9996, 0.0) is None
+    assert club_shape_ok("s", spade, 0.985)  # a spade read as a spade: not this rule's
+    club = _cand(_glyph())
+    club.suit.crop = _drawn([(48, 24, 21), (24, 56, 21), (72, 56, 21)], [stem], 4)
+    assert veto("2", "c", club, 0.985, 0.0) is None
+
+
+def test_the_plastic_spades_read_as_clubs_on_the_twenty_decks_are_refused(model):
+    for seed, frame, level, spade, misread in ((9018, 87, "moderate", "2s", "2c"),
+                                               (9118, 93, "hard", "8s", "8c")):
+        f = bench_frame("plastic", seed, frame, level)
+        assert spade in f.cards and misread not in f.cards
+        r = recognize(f.image, len(f.cards), model=model)
+        assert set(r.identified) <= set(f.cards), (frame, r.identified)
+
+
 def test_an_index_cut_by_the_edge_of_the_frame_is_not_read(model):
     """The 6 of diamonds' lower index, upside down and cut by the frame's right edge, read as
     a sure 5 of diamonds (unseen deck tigullio, found on held-hand clips). A glyph that
