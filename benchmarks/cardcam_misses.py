@@ -17,7 +17,10 @@ that lost it:
 * ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
   than the game allows).
 
-Wrong cards are listed too, with the card they were read on.  Same frames (seeds) as
+Wrong cards are listed too, with the card they were read on.  ``refusals`` is each
+check's ledger: of the sure candidates it refused (``checks.veto``), how many named a card
+of the frame (``right``: the check cost a read, unless another candidate read the card)
+and how many another card (``wrong``: a wrong read it stopped before the jitters).  Same frames (seeds) as
 ``cardcam_accuracy.py``'s single frames.
 
     .venv/bin/python benchmarks/cardcam_misses.py [--frames 40] [--decks anglo,paris|standard]
@@ -90,6 +93,7 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
     flags: Counter = Counter()
     other: Counter = Counter()
     vetoes: Counter = Counter()
+    refusals: dict[str, Counter] = {}
     for i in range(n):
         n_cards = 2 if i % 2 else 4
         f = synth.frame(rng, deck, n_cards=n_cards, level=level, p_backs=0.1, p_empty=0.1)
@@ -117,6 +121,9 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             Pr, Ps = _proba(model, None, classify.features_batch(cands))
             decided = checks.decide(cands, Pr, Ps, model.threshold)
             stable = _stable(a, decided, model, None, model.threshold)
+            for d in decided:
+                if d.vetoed:
+                    refusals.setdefault(d.vetoed, Counter())["right" if d.refused in f.cards else "wrong"] += 1
         for ci, card in enumerate(f.cards):
             cards += 1
             if card in r.identified:
@@ -149,7 +156,8 @@ def misses(deck: str, n: int, level: str, model, seed: int) -> dict:
             if c not in f.cards:
                 wrong.append(dict(read=c, truth=list(f.cards), frame=i))
     return dict(cards=cards, right=right, missed=cards - right, causes=dict(causes.most_common()),
-                classified_other=dict(other.most_common()), vetoed=dict(vetoes.most_common()), missed_with=dict(flags), wrong=wrong)
+                classified_other=dict(other.most_common()), vetoed=dict(vetoes.most_common()), missed_with=dict(flags), wrong=wrong,
+                refusals={k: dict(v) for k, v in sorted(refusals.items())})
 
 
 def main(argv=None) -> int:
@@ -175,16 +183,20 @@ def main(argv=None) -> int:
     total: Counter = Counter()
     other: Counter = Counter()
     vetoed: Counter = Counter()
+    refusals: dict[str, Counter] = {}
     for i, d in enumerate(decks):
         m = misses(d, a.frames, a.level, model, a.seed + i)
         out["decks"][d] = m
         total.update(m["causes"])
         other.update(m["classified_other"])
         vetoed.update(m["vetoed"])
+        for k, v in m["refusals"].items():
+            refusals.setdefault(k, Counter()).update(v)
         print(f"{d}: {m['right']}/{m['cards']} {m['causes']}", file=sys.stderr)
     out["causes"] = dict(total.most_common())
     out["classified_other"] = dict(other.most_common())
     out["vetoed"] = dict(vetoed.most_common())
+    out["refusals"] = {k: dict(right=v["right"], wrong=v["wrong"]) for k, v in sorted(refusals.items())}
     out["wrong"] = sum(len(m["wrong"]) for m in out["decks"].values())
     print(json.dumps(out, indent=2))
     return 0

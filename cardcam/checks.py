@@ -28,6 +28,7 @@ class CardRead:
     box: tuple[float, float, float, float]
     cand: Candidate
     vetoed: str | None = None  # the check that refused a sure read (:func:`veto`), for the misses benchmark
+    refused: str | None = None  # the card that check refused (never shown: ``card`` is ``??``)
 
 
 #: Spades and clubs are ink no redder than this against the paper's own colour
@@ -373,7 +374,7 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
         if rank == "X" or suit == "X" or not sure(pr, ps, threshold):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         elif (why := veto(rank, suit, c, p, float(pip), reread)) is not None:
-            out.append(CardRead("??", 0.0, index_like, c.box, c, why))
+            out.append(CardRead("??", 0.0, index_like, c.box, c, why, rank + suit))
         else:
             out.append(CardRead(rank + suit, p, index_like, c.box, c))
     return out

@@ -286,6 +286,7 @@ def test_a_nine_of_hearts_pips_are_not_read_as_a_ten(model):
     decided = checks.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
     refused = [d for d in decided if d.vetoed == "pip_part"]
     assert refused and all(d.cand.unit > 1.6 * min(c.unit for c in cands) for d in refused)
+    assert {d.refused for d in refused} == {"Th"} and {d.card for d in refused} == {"??"}
     # the real index of a ten on the same deck is still read (bench frame, hard: its pips
     # were read as a "10" too, right by chance, and are refused)
     f = bench_frame("dondorf", 9107, 47, "hard")
