@@ -238,22 +238,12 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
     rc = np.array([(rb[0] + rb[2]) / 2, (rb[1] + rb[3]) / 2])
     sc = np.array([cents[js, 0], cents[js, 1]])
     rank.parts, rank.stacked = len(parts), stacked
-    if len(parts) > 1:
-        rank.pip_part = _likeness(rows, parts, js)
+    if len(parts) > 1:  # a pip joined to the rank is the twin of the pip taken as its suit
+        rank.pip_part = min(float(unlikeness(*rows[j][2:5], *rows[js][2:5])) for j in parts)
     rank.felt_top = patch.felt_top(dk, gdk, rmask, rb)
     rank.cut_away = patch.cut_away(dk, ink, rmask, rb)
     rank.loose = patch.loose(ink, rmask | smask, rb)
     return rank, suit, corner, rc, sc, M, (rb, sb), (a.image, M, dk, pp, rmask, smask)
-
-
-def _likeness(rows, parts, js) -> float:
-    """Of the rank's ``parts``, how near the one most like the suit ``js`` comes to it: the
-    largest relative difference in width, height and ink area (component ``rows`` of
-    connectedComponentsWithStats).  The pips of a card are printed alike: a big pip joined
-    to a rank as the "1" or "0" of a ten is the twin of the pip taken as its suit."""
-    _, _, ws, hs, areas = rows[js]
-    return min(max(abs(rows[j][2] / max(ws, 1) - 1), abs(rows[j][3] / max(hs, 1) - 1),
-                   abs(rows[j][4] / max(areas, 1) - 1)) for j in parts)
 
 
 def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:
@@ -278,6 +268,16 @@ def _layout_figures(rows, parts, js, rb, sb, d_r, d_s, n, ink) -> np.ndarray:
 
 #: Glyphs whose width, height and ink area are all within this fraction of each other are twins.
 TWINS = 0.12
+
+
+def unlikeness(w, h, area, w2, h2, area2):
+    """How unlike a glyph (width ``w``, height ``h``, ink ``area``) is another: the largest
+    relative difference of the three from the other's (numpy arrays broadcast).  A card's
+    pips are printed alike: under :data:`TWINS` two glyphs are twins, two pips rather than
+    a rank over its suit (:func:`candidates`); a rank's part this near its suit is a pip
+    (``Glyph.pip_part``)."""
+    return np.maximum(np.maximum(np.abs(w / np.maximum(w2, 1) - 1), np.abs(h / np.maximum(h2, 1) - 1)),
+                      np.abs(area / np.maximum(area2, 1) - 1))
 
 
 #: A glyph pairs with the smaller half of a glyph cut at its waist, as its suit, only from
@@ -338,9 +338,7 @@ def candidates(a: Analysis, max_pairs: int = 400, screen=None, waists: bool = Tr
     ok = (d <= 0.85 * ssum) & (d >= 0.3 * ssum / 2) & (ratio > 0.45) & (ratio < 4.5)
     # two glyphs of the same width, height and ink are two pips, not a rank over a suit
     w, h, area = (st[:, k].astype(np.float64) for k in (2, 3, 4))
-    twins = ((np.abs(w[:, None] / w[None, :] - 1) < TWINS) & (np.abs(h[:, None] / h[None, :] - 1) < TWINS)
-             & (np.abs(area[:, None] / area[None, :] - 1) < TWINS))
-    ok &= ~twins
+    ok &= unlikeness(w[:, None], h[:, None], area[:, None], w[None, :], h[None, :], area[None, :]) >= TWINS
     if ids.max() >= WAISTS:
         ok &= _waist_pairs(ids, ce, area)
     np.fill_diagonal(ok, False)
