@@ -11,8 +11,9 @@ that lost it:
   another card or "not an index" (split in ``classified_other``: ``not_an_index``,
   ``rank_right``, ``suit_right``, ``other_card``);
 * ``unsure``: the best guess is right but under the threshold, or the runner-up is close;
-* ``vetoed``: right and sure, but the ink colour, the spade shape, the pip, the rank-shape
-  or the cut checks refuse it (split in ``vetoed`` by the check, ``checks.veto``);
+* ``vetoed``: right and sure, but one of the checks refuses it: the ink colour, the spade
+  or club shape, the pips, the rank's shape, how it was cut, a small index, a 5 not sure
+  enough (split in ``vetoed`` by the check's name, ``checks.veto``);
 * ``jitter``: right and sure, but a re-read at a small rotation or scale disagrees;
 * ``dropped``: read, but lost when the frame's reads were fused (a conflict, or more cards
   than the game allows).

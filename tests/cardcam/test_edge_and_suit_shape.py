@@ -252,6 +252,34 @@ def test_a_small_black_suit_needs_a_surer_read_than_a_small_red_one():
     assert size_ok(large, 0.95, "s") and veto("4", "c", large, 0.996, 0.0) is None
 
 
+def test_a_five_where_broken_sixes_and_threes_land_needs_a_surer_read():
+    """A 6 whose loop opened or whose side was cut, and a 3 whose middle glare took, read as
+    5s: a blurred guyenne 3h was read as 5h at 0.986."""
+    from cardcam.checks import LANDING_SURE, landing_ok, veto
+    c = _cand(_glyph())
+    # (a club: the drawn glyph has no red ink for a heart's colour check)
+    assert not landing_ok("5", 0.986) and veto("5", "c", c, 0.986, 0.0) == "landing"
+    assert landing_ok("5", LANDING_SURE["5"]) and veto("5", "c", c, 0.9995, 0.0) is None
+    assert landing_ok("6", 0.94) and veto("6", "c", c, 0.94, 0.0) is None
+    assert veto("5", "c", c, 0.986, 0.0, reread=True) is None   # a jittered re-read only confirms
+
+
+@needs_decks
+def test_a_six_and_a_three_of_hearts_read_as_fives_are_refused(model):
+    """The twenty decks' check (benchmarks/cardcam_misses.py --decks standard): an
+    anglo_modern_4_color 6h upside down against its card's edge (validation seed 9203,
+    moderate, frame 21, the 6h read as well) and a blurred guyenne 3h whose middle glare took
+    (seed 9110, hard, frame 28) were read as 5h (at 0.986 for the 3h); without the rule this
+    evening's build reads both.  (The anglo_modern 6h of seed 9002, frame 65, read as 5h at
+    0.94 by the afternoon's build, is not read so by this one.)"""
+    for deck, seed, frame, level, card in (("anglo_modern_4_color", 9203, 21, "moderate", "6h"),
+                                           ("guyenne-classic", 9110, 28, "hard", "3h")):
+        f = bench_frame(deck, seed, frame, level)
+        assert card in f.cards and "5h" not in f.cards
+        r = recognize(f.image, len(f.cards), model=model)
+        assert "5h" not in r.identified and set(r.identified) <= set(f.cards), (deck, r.cards)
+
+
 def test_a_ten_joined_from_a_twin_of_its_suit_is_pips_not_an_index():
     """A card's pips are printed alike: three big hearts of a dondorf 9h, one taken as the
     suit and two as the "1" and "0" of a ten, read as a sure Th (0.97)."""
@@ -284,10 +312,16 @@ def test_a_nine_of_hearts_pips_are_not_read_as_a_ten(model):
     r = recognize(f.image, len(f.cards), model=model)
     assert "Th" not in r.identified and set(r.identified) <= set(f.cards)
     cands = detect.candidates(maps.analyse(f.image), screen=model.screen)
-    decided = checks.decide(cands, *_proba(model, None, classify.features_batch(cands)), model.threshold)
+    Pr, Ps = _proba(model, None, classify.features_batch(cands))
+    decided = checks.decide(cands, Pr, Ps, model.threshold)
     refused = [d for d in decided if d.vetoed == "pip_part"]
-    assert refused and all(d.cand.unit > 1.6 * min(c.unit for c in cands) for d in refused)
-    assert {d.refused for d in refused} == {"Th"} and {d.card for d in refused} == {"??"}
+    assert all(d.cand.unit > 1.6 * min(c.unit for c in cands) for d in refused)
+    assert {d.refused for d in refused} <= {"Th"} and {d.card for d in refused} <= {"??"}
+    # every sure "Th" there is those pips, refused as such (the afternoon's build read them
+    # so at 0.972; the evening's build, on another machine, is not sure of them at all)
+    tens = [d for d, pr, ps in zip(decided, Pr, Ps) if checks.sure(pr, ps, model.threshold)
+            and classify.RANK_CLASSES[pr.argmax()] + classify.SUIT_CLASSES[ps.argmax()] == "Th"]
+    assert all(d.vetoed == "pip_part" for d in tens)
     # the real index of a ten on the same deck is still read (bench frame, hard: its pips
     # were read as a "10" too, right by chance, and are refused)
     f = bench_frame("dondorf", 9107, 47, "hard")
