@@ -182,8 +182,9 @@ def deck_samples(deck: str, n_frames: int, seed: int):
         n = int(rng.choice([1, 2, 3, 4, 4]))
         f = synth.hand_frame(rng, deck, n_cards=n, level="_train", size=(640, 360))
         a = maps.analyse(f.image)
-        # trained without the waist cut: with it the model read fewer cards (detect.candidates)
-        cands = detect.candidates(a, waists=False)
+        # trained without the waist cut: with it the model read fewer cards (detect.candidates);
+        # and on every pair, not only those the pair gate lets through: model v10's samples
+        cands = detect.candidates(a, waists=False, gate=False)
         labels = label_candidates(f, cands, a.scale)
         for c, lab in zip(cands, labels):
             if lab is None:
