@@ -188,7 +188,8 @@ def test_a_rank_with_an_outline_taken_out_through_it_is_not_read(model):
 
 def _glyph(parts=1, stacked=0.0, felt_top=0.0, cut_away=0.0):
     from cardcam.detect import Glyph
-    return Glyph(np.zeros((32, 24), np.float32), 1.4, 1.5, 0.0, 0.0, 0.3,
+    # 1.4 times as tall as wide, 0.9 rank-suit distances tall: a rank as indices print it
+    return Glyph(np.zeros((32, 24), np.float32), 1.4, 0.9, 0.0, 0.0, 0.3,
                  parts=parts, stacked=stacked, felt_top=felt_top, cut_away=cut_away)
 
 
@@ -262,6 +263,56 @@ def test_a_five_where_broken_sixes_and_threes_land_needs_a_surer_read():
     assert landing_ok("5", LANDING_SURE["5"]) and veto("5", "c", c, 0.9995, 0.0) is None
     assert landing_ok("6", 0.94) and veto("6", "c", c, 0.94, 0.0) is None
     assert veto("5", "c", c, 0.986, 0.0, reread=True) is None   # a jittered re-read only confirms
+
+
+def test_a_rank_taller_than_an_index_allows_needs_a_strict_read():
+    """A spade pip run into the stroke of the card's edge beside it, over the next pip, is a
+    "rank" 1.5 rank-suit distances tall: it was read as As at 0.963."""
+    from cardcam.checks import RANK_TALL, STRICT, height_ok, veto
+    g = _glyph()
+    g.size = 1.50
+    tall = _cand(g)
+    assert tall.rank.size >= RANK_TALL
+    # (a club: the drawn suit has neither a spade's shape nor a heart's red ink)
+    assert not height_ok("A", tall, 0.963) and veto("A", "c", tall, 0.963, 0.0) == "tall"
+    assert height_ok("A", tall, STRICT)
+    assert veto("A", "c", tall, 0.963, 0.0, reread=True) is None  # a re-read only confirms
+    g = _glyph()
+    g.size = 1.2  # the tallest right ranks (dondorf, guyenne) measure up to 1.42
+    assert height_ok("A", _cand(g), 0.963) and veto("A", "c", _cand(g), 0.963, 0.0) is None
+
+
+def test_a_one_part_ten_as_thin_as_one_digit_needs_a_strict_read():
+    """A ten's "1" and "0" stand side by side: a blurred 7h, one glyph twice as tall as
+    wide, was read as Th at 0.977."""
+    from cardcam.checks import STRICT, THIN_TEN, height_ok, veto
+    thin = _glyph(parts=1)
+    thin.aspect = 2.0
+    assert thin.aspect >= THIN_TEN
+    assert not height_ok("T", _cand(thin), 0.977) and veto("T", "c", _cand(thin), 0.977, 0.0) == "tall"
+    assert height_ok("T", _cand(thin), STRICT)
+    assert height_ok("7", _cand(thin), 0.977)  # a 7 is that thin
+    wide = _glyph(parts=1)
+    wide.aspect = 1.38  # the median right one-part ten
+    assert height_ok("T", _cand(wide), 0.977)
+
+
+@needs_decks
+def test_a_tall_rank_a_thin_ten_and_a_small_nine_read_wrong_on_the_twenty_decks_are_refused(model):
+    """The sure wrong reads of the all-decks check at the hard level (seeds 9100 and 9300)
+    on 2026-12-07's night build of model v10: a blurred neoclassical_4_color 7h read as Th
+    at 0.977 (a one-part ten twice as tall as wide), an anglo_bitmap Ts whose spade pip ran
+    into the card's edge read as As at 0.963 (a rank 1.5 rank-suit distances tall), and a
+    small gnomangelo_bitmap 9d read as 3d at 0.973 (a small index needs 0.98).  That build
+    reads each of them so without its rule."""
+    cases = [("neoclassical_4_color", 9112, 0, "Th"),
+             ("anglo_bitmap", 9301, 26, "As"),
+             ("gnomangelo_bitmap", 9309, 34, "3d")]
+    for deck, seed, frame, misread in cases:
+        f = bench_frame(deck, seed, frame, "hard")
+        assert misread not in f.cards
+        r = recognize(f.image, len(f.cards), model=model)
+        assert set(r.identified) <= set(f.cards), (deck, frame, r.identified)
 
 
 @needs_decks
