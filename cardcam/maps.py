@@ -244,20 +244,18 @@ def _analyse(img: np.ndarray, s: float, *, cut: float | None = None, side: int |
     # the felt (or a card back) around the cards is not ink: large non-paper areas,
     # found after an erosion that cuts the thin strokes linking them to glyphs
     nonpaper = cv2.erode((~paper).astype(np.uint8), np.ones((5, 5), np.uint8))
-    if region:  # the boxes too, below
-        nn, nlab, nst, _ = cv2.connectedComponentsWithStats(nonpaper, connectivity=4)
-        sizes = nst[:, 4]
-    else:  # only the sizes: OpenCV's stats cost twice the labelling itself on a whole frame
-        nn, nlab = cv2.connectedComponents(nonpaper, connectivity=4)
-        sizes = np.bincount(nlab.ravel(), minlength=nn)
+    # only the sizes, counted here: OpenCV's stats cost twice the labelling itself (1.8 ms
+    # against 0.5 for a searched frame's part, 2026-12-07)
+    nn, nlab = cv2.connectedComponents(nonpaper, connectivity=4)
+    sizes = np.bincount(nlab.ravel(), minlength=nn)
     if nn > 1:
         lut = np.zeros(nn, np.uint8)
         lut[1:] = sizes[1:] > 0.01 * (area or nonpaper.size)
         if region:  # felt running out of the region is felt, however little of it is inside
-            H, W = nonpaper.shape
-            edge = ((nst[:, 0] == 0) | (nst[:, 1] == 0) | (nst[:, 0] + nst[:, 2] == W)
-                    | (nst[:, 1] + nst[:, 3] == H)) & (nst[:, 4] >= 16)
-            lut[1:] |= edge[1:]
+            border = np.concatenate((nlab[0], nlab[-1], nlab[:, 0], nlab[:, -1]))
+            edge = np.zeros(nn, bool)
+            edge[border] = True  # the components with a pixel on the region's border
+            lut[1:] |= edge[1:] & (sizes[1:] >= 16)
         # for glyph_dark only the felt itself (the opening, no margin): the margin that keeps
         # the card's edge out of ``ink`` would eat into an index printed tight against it,
         # and the rest of a clipped 8 reads as a 6.  What is left of the edge is a thin
