@@ -74,6 +74,8 @@ def test_a_rank_with_loose_ink_in_its_box_needs_a_strict_read():
     assert cut_ok("2", _cand(g), STRICT)
     g.loose = 0.6           # a small atlasnye 7h's stem broken off, read at 0.957 (hard level)
     assert not cut_ok("7", _cand(g), 0.957)
+    g.loose = 0.30          # a neoclassical 9h whose loop broke, read as 3h at 0.944
+    assert not cut_ok("3", _cand(g), 0.944) and cut_ok("3", _cand(g), STRICT)
     g.loose = 0.2
     assert cut_ok("2", _cand(g), 0.951)
 
