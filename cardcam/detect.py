@@ -337,8 +337,8 @@ def pair_gate(st: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Which (rank i, suit j) pairs of a frame's glyphs (``st``: their stats rows; ``d``: the
     pairs' centre distances) can be an index by what they measure in the frame
     (:data:`PAIR_NEAR`, :data:`SUIT_FILL`, :data:`SUIT_TALL`, :data:`INK_RATIO`,
-    :data:`BIG_RANK`).  A layout pass costs about a quarter of a millisecond; this costs a
-    few microseconds a pair."""
+    :data:`BIG_RANK`).  A layout pass costs about a quarter of a millisecond; the gate of
+    all a frame's pairs (some 1,400 of 38 glyphs) about 0.03 ms."""
     w, h, area = (st[:, k].astype(np.float64) for k in (2, 3, 4))
     size = np.maximum(w, h)
     fill = area / np.maximum(w * h, 1.0)
