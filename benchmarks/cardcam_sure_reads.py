@@ -55,18 +55,15 @@ def deck_reads(args: tuple[str, int, int, str]) -> list[dict]:
         if not cands:
             continue
         Pr, Ps = _proba(model, None, classify.features_batch(cands))
-        for c, d, pr, ps in zip(cands, checks.decide(cands, Pr, Ps, model.threshold), Pr, Ps):
+        for c, d in zip(cands, checks.decide(cands, Pr, Ps, model.threshold)):
             card = d.card if d.card != "??" else d.refused
             if not card:
                 continue  # not sure: no check was asked
             owner = _owner(f.quads, np.array([(c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2]))
             g = c.rank
-            q = float(ps[classify.SUIT_CLASSES.index(card[1])])
-            if card[1] == "c" and classify.SUIT_CLASSES[int(np.argmax(ps))] == "s":
-                q += float(ps.max())  # a bold club the model called a spade (checks.bold_club)
             out.append(dict(deck=deck, seed=seed, frame=i, card=card, right=card in f.cards,
                             on=f.cards[owner] if owner is not None else None, veto=d.vetoed,
-                            p=round(float(pr[classify.RANK_CLASSES.index(card[0])]) * q, 5),
+                            p=round(d.confidence if d.card != "??" else d.refused_p, 5),
                             unit=round(float(c.unit), 2),
                             parts=g.parts, aspect=round(float(g.aspect), 3), size=round(float(g.size), 3),
                             loose=round(float(g.loose), 3), cut_away=round(float(g.cut_away), 3),

@@ -29,6 +29,7 @@ class CardRead:
     cand: Candidate
     vetoed: str | None = None  # the check that refused a sure read (:func:`veto`), for the misses benchmark
     refused: str | None = None  # the card that check refused (never shown: ``card`` is ``??``)
+    refused_p: float = 0.0      # p(rank) x p(suit) of that refused read, as the check saw it
 
 
 #: Spades and clubs are ink no redder than this against the paper's own colour
@@ -434,7 +435,7 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
         if rank == "X" or suit == "X" or not sure(pr, ps, threshold):
             out.append(CardRead("??", 0.0, index_like, c.box, c))
         elif (why := veto(rank, suit, c, p, float(pip), reread)) is not None:
-            out.append(CardRead("??", 0.0, index_like, c.box, c, why, rank + suit))
+            out.append(CardRead("??", 0.0, index_like, c.box, c, why, rank + suit, p))
         else:
             out.append(CardRead(rank + suit, p, index_like, c.box, c))
     return out
