@@ -37,9 +37,13 @@ class Screen:
     mlp: classify.MLP
     cut: float
 
+    def score(self, figures: np.ndarray) -> np.ndarray:
+        """One probability per row of layout figures that the pair is an index."""
+        return self.mlp.proba(figures)[:, 1]
+
     def keep(self, figures: np.ndarray) -> np.ndarray:
         """One bool per row of layout figures: whether that pair may be an index."""
-        return self.mlp.proba(figures)[:, 1] >= self.cut
+        return self.score(figures) >= self.cut
 
     def to_dict(self, prefix: str = "screen") -> dict[str, np.ndarray]:
         return {**self.mlp.to_dict(prefix), f"{prefix}_cut": np.float32(self.cut)}
