@@ -104,13 +104,13 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     ``paper``: the frame's thumbnail paper, when the paper gate has it already.
 
     ``need``: the hand's cards.  The pairs then get their layout passes ``PAIR_BATCH`` at
-    a time, those with the solidest suit first (:func:`detect.pose_batches`); each
-    batch's pairs are cut surest first (the screen's probability that a pair is an
-    index), ``need + CUT_MORE`` at first, then twice as many each time; and the search stops once ``need`` different
-    cards are read, stand their jitters and agree (:func:`_agreed`): the cards of a hand
-    read whole are seldom among its last pairs.
-    Without it (debugging, calibration, a calibrated deck, which is not screened) every
-    pair is cut."""
+    first, then twice as many each time, those with the solidest suit first
+    (:func:`detect.pose_batches`); each batch's pairs are cut surest first (the screen's
+    probability that a pair is an index), ``need + CUT_MORE`` at first, then twice as
+    many each time; and the search stops once ``need`` different cards are read, stand
+    their jitters and agree (:func:`_agreed`): the cards of a hand read whole are seldom
+    among its last pairs.  Without it (debugging, calibration, a calibrated deck, which
+    is not screened) every pair is cut, all at once."""
     model = model or get_model()
     a = maps.analyse(image, paper=paper)
     # the screen is trained on other decks: a deck calibrated for accuracy is not screened
@@ -120,7 +120,7 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     cands: list[detect.Candidate] = []
     reads: list[checks.CardRead] = []
     stands: set[str] = set()
-    step = need + CUT_MORE if surest_first else 0
+    step = need + CUT_MORE if surest_first else 0  # 0: all of a batch at once
     for poses in detect.pose_batches(a, PAIR_BATCH if surest_first else None, screen=screen,
                                      solid_first=surest_first):
         if surest_first:
