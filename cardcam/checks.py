@@ -412,13 +412,16 @@ def veto(rank: str, suit: str, c: Candidate, p: float, pip: float, reread: bool 
 
 
 def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
-           threshold: float, reread: bool = False) -> list[CardRead]:
+           threshold: float, reread: bool = False, pips: np.ndarray | None = None) -> list[CardRead]:
     """Each candidate's read: its card and p(rank) x p(suit) when the classes are sure and
-    no check vetoes it (:func:`veto`; ``reread`` for jittered re-reads), else ``??`` at 0.0."""
+    no check vetoes it (:func:`veto`; ``reread`` for jittered re-reads), else ``??`` at 0.0.
+    ``pips``: the candidates' :func:`pip_likeness`, when their features hold it already
+    (:data:`cardcam.classify.PIP_COLUMN`)."""
     out = []
     if not cands:
         return out
-    pips = pip_likeness(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
+    if pips is None:
+        pips = pip_likeness(np.stack([c.rank.crop for c in cands]), np.stack([c.suit.crop for c in cands]))
     for c, pr, ps, pip in zip(cands, P_rank, P_suit, pips):
         ri = int(np.argmax(pr))
         si = int(np.argmax(ps))

@@ -70,6 +70,8 @@ class Candidate:
     tint_source: tuple | None = field(default=None, repr=False, compare=False)
     # the layout pass' figures of the pair it was cut from (what the screen reads)
     layout: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # cut at its pair's own axis, the refined one having found no index (:func:`cut`)
+    own_axis: bool = field(default=False, compare=False)
 
     def tints(self) -> tuple[float, float]:
         """The rank's and the suit's ink redness against the paper's colour (:func:`patch.tints`),
@@ -199,7 +201,9 @@ def _extract(a: Analysis, centre, down, unit, layout_only: bool = False, waists:
         figures = _layout_figures(rows, parts, js, rb, sb, d_r[jr - 1], d_s[js - 1], n, ink)
         return None, None, 0.0, rc, sc, M, (rb, sb), figures
     # the crops and the card-edge evidence below use the full darkness (felt included)
-    dk, rd, st, pp = cv2.split(patch.upright(a.colour_planes(), M, patch.SIZE))
+    # the planes as views of the one warped patch: cv2.split would copy them (some 20 us)
+    planes = patch.upright(a.colour_planes(), M, patch.SIZE)
+    dk, rd, st, pp = (planes[:, :, i] for i in range(4))
     in_rank = np.zeros(n, bool)
     in_rank[parts] = True
     rmask = in_rank[lab]
@@ -361,6 +365,9 @@ class Pose:
     comps: tuple[int, int]
     figures: np.ndarray
     p: float = 1.0
+    #: the pair's own axis (centre, down, unit), from its glyphs' centres, when the
+    #: refinement moved it (:func:`cut`'s ``own_axis``)
+    own: tuple[np.ndarray, np.ndarray, float] | None = None
 
 
 def poses(a: Analysis, max_pairs: int = 400, screen=None, waists: bool = True,
@@ -423,8 +430,10 @@ def pose_batches(a: Analysis, batch: int | None = None, max_pairs: int = 400, sc
                    and q[2] * key[2] + q[3] * key[3] > 0.995 for q in seen):
                 continue  # the same index reached from another pair (e.g. "1" and "0" of 10)
             seen.append(key)
+            own = ((ce[i] + ce[j]) / 2, (ce[j] - ce[i]) / d[i, j], float(d[i, j]))
             out.append(Pose(centre, down, d2, (int(ids[i]), int(ids[j])),
-                            np.append(figs, (d[i, j] / ssum[i, j], np.log(ratio[i, j])))))
+                            np.append(figs, (d[i, j] / ssum[i, j], np.log(ratio[i, j]))),
+                            own=None if own[2] == d2 and np.array_equal(own[1], down) else own))
         if screen is not None and out:
             p = screen.score(np.array([q.figures for q in out], np.float32))
             for q, pk in zip(out, p):
@@ -436,9 +445,20 @@ def pose_batches(a: Analysis, batch: int | None = None, max_pairs: int = 400, sc
         yield out
 
 
-def cut(a: Analysis, pose: Pose, waists: bool = True) -> Candidate | None:
-    """The candidate of ``pose`` cut in full (None when the cut finds no index there)."""
+def cut(a: Analysis, pose: Pose, waists: bool = True, own_axis: bool = False) -> Candidate | None:
+    """The candidate of ``pose`` cut in full (None when the cut finds no index there).
+
+    ``own_axis``: when the refined axis finds no index, cut at the pair's own axis
+    (:attr:`Pose.own`).  The refinement takes the axis from the centre of the rank's box,
+    and a rank run into a stub of the card's outline (a bellot 7's top bar) has its box's
+    centre off to the side: the axis turned 15 degrees, the outline no longer lay along
+    the patch and was left in, and no layout was found.  The model is trained without
+    it (:func:`candidates`)."""
     c = candidate_at(a, pose.centre, pose.down, pose.unit, pose.comps, waists)
+    if c is None and own_axis and pose.own is not None:
+        c = candidate_at(a, *pose.own, pose.comps, waists)
+        if c is not None:
+            c.own_axis = True
     if c is not None:
         c.layout = pose.figures
     return c

@@ -128,14 +128,14 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
         k = 0
         while k < len(poses):
             size = step or len(poses)
-            new = [c for c in (detect.cut(a, q) for q in poses[k:k + size]) if c is not None]
+            new = [c for c in (detect.cut(a, q, own_axis=OWN_AXIS) for q in poses[k:k + size]) if c is not None]
             k += size
             # each classification costs about a millisecond, however few it reads: a hand
             # whose cards are not among its surest pairs is cut in ever larger steps
             step *= 2
             if not new:
                 continue
-            decided = checks.decide(new, *_proba(model, profile, classify.features_batch(new)), threshold)
+            decided = classified(new, model, profile, threshold)
             cands += new
             reads += _stable(a, decided, model, profile, threshold, stands)
             if surest_first and len({r.card for r in _agreed(reads)}) >= need:
@@ -143,6 +143,8 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     return a, cands, reads
 
 
+#: A pose whose refined axis finds no index is cut at its pair's own axis (:func:`detect.cut`).
+OWN_AXIS = True
 #: With the hand's size known, a batch's pairs are cut this many more than the hand's
 #: cards at a time, surest first (:func:`read_candidates`).  On 70 searched frames of 7
 #: decks the 43 hands read whole had all their cards among their 2 to 9 surest pairs (3.7
@@ -155,6 +157,15 @@ CUT_MORE = 1
 #: cheapest on both seeds.  (Batches that double cost 4,914 on seed 7000, but a hand not
 #: read whole 4-10 % more CPU instead of 11-14 %.)
 PAIR_BATCH = 16
+
+
+def classified(cands: list[detect.Candidate], model: Model, profile, threshold: float,
+               reread: bool = False) -> list[checks.CardRead]:
+    """The reads of index candidates (:func:`checks.decide`): their features, the model's
+    (and a calibrated deck's) probabilities, then the checks."""
+    X = classify.features_batch(cands)
+    return checks.decide(cands, *_proba(model, profile, X), threshold, reread,
+                         pips=X[:, classify.PIP_COLUMN])
 
 
 def _proba(model: Model, profile, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -222,8 +233,7 @@ def _jitter_check(a, reads, batch: list[int], model, profile, threshold) -> set[
     refused: set[int] = set()
     if jittered:
         cands = [j for _, j in jittered]
-        again = checks.decide(cands, *_proba(model, profile, classify.features_batch(cands)),
-                              threshold * 0.9, reread=True)
+        again = classified(cands, model, profile, threshold * 0.9, reread=True)
         for (i, _), q in zip(jittered, again):
             if q.card == UNKNOWN:
                 unsure[i] += 1
@@ -265,6 +275,11 @@ def _agreed(reads) -> list:
     return [r for i, r in enumerate(sure) if i not in bad]
 
 
+def _placed(r) -> tuple[bool, float]:
+    """How well a sure read places its card: cut at the refined axis first, then surest."""
+    return (not r.cand.own_axis, r.confidence)
+
+
 def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None,
               profile=None, track: Track | None = None) -> Read:
     """Read one frame.  ``n_cards`` comes from the game (2 hold'em, 4 Omaha).
@@ -304,12 +319,15 @@ def recognize(image: np.ndarray, n_cards: int = 2, *, model: Model | None = None
     a, cands, reads = read_candidates(image, model, prof, paper=paper, need=None if partial else n_cards)
     # 1. conflicting reads of the same glyphs, or of the same spot: nobody wins
     sure = _agreed(reads)
-    # 2. fuse corners of the same card
+    # 2. fuse corners of the same card; the surest read names the card's place (its hit,
+    # which the next frame follows), but one cut at the refined axis before one cut at its
+    # pair's own axis: the refined axis is found again in the next frame, the pair's own
+    # axis seldom (the glyph that turned the refinement is still there)
     best: dict[str, tuple[float, checks.CardRead]] = {}
     count: dict[str, int] = {}
     for r in sure:
         count[r.card] = count.get(r.card, 0) + 1
-        if r.card not in best or r.confidence > best[r.card][0]:
+        if r.card not in best or _placed(r) > _placed(best[r.card][1]):
             best[r.card] = (r.confidence, r)
     fused = []
     for card, (conf, r) in best.items():
@@ -417,10 +435,11 @@ def _follow(image: np.ndarray, track: Track, model: Model, profile):
     if any(j is None for j in again):
         return None
     threshold = model.threshold if profile is None else profile.threshold
-    Pr, Ps = _proba(model, profile, classify.features_batch(cands + again))
-    k = len(cands)
-    reads = checks.decide(cands, Pr[:k], Ps[:k], threshold)
-    rereads = checks.decide(again, Pr[k:], Ps[k:], threshold * 0.9)
+    X = classify.features_batch(cands + again)
+    Pr, Ps = _proba(model, profile, X)
+    k, pips = len(cands), X[:, classify.PIP_COLUMN]
+    reads = checks.decide(cands, Pr[:k], Ps[:k], threshold, pips=pips[:k])
+    rereads = checks.decide(again, Pr[k:], Ps[k:], threshold * 0.9, pips=pips[k:])
     if any(r.card != h.card or q.card != h.card for r, q, h in zip(reads, rereads, track.hits)):
         return None
     return [(r.card, r.confidence, r.cand) for r in reads], a
