@@ -30,6 +30,8 @@ class CardRead:
     vetoed: str | None = None  # the check that refused a sure read (:func:`veto`), for the misses benchmark
     refused: str | None = None  # the card that check refused (never shown: ``card`` is ``??``)
     refused_p: float = 0.0      # p(rank) x p(suit) of that refused read, as the check saw it
+    guess: str | None = None    # an unsure read's best guess, when it names a card (never shown)
+    guess_p: float = 0.0        # p(rank) x p(suit) of that guess
 
 
 #: Spades and clubs are ink no redder than this against the paper's own colour
@@ -435,8 +437,10 @@ def decide(cands: list[Candidate], P_rank: np.ndarray, P_suit: np.ndarray,
             ps[si] = 0.0
             suit, si = "c", SUIT_CLASSES.index("c")
         p = float(pr[ri] * ps[si])
-        if rank == "X" or suit == "X" or not sure(pr, ps, threshold):
+        if rank == "X" or suit == "X":
             out.append(CardRead("??", 0.0, index_like, c.box, c))
+        elif not sure(pr, ps, threshold):
+            out.append(CardRead("??", 0.0, index_like, c.box, c, guess=rank + suit, guess_p=p))
         elif (why := veto(rank, suit, c, p, float(pip), reread)) is not None:
             out.append(CardRead("??", 0.0, index_like, c.box, c, why, rank + suit, p))
         else:

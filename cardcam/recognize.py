@@ -110,7 +110,10 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
     many each time; and the search stops once ``need`` different cards are read, stand
     their jitters and agree (:func:`_agreed`): the cards of a hand read whole are seldom
     among its last pairs.  Without it (debugging, calibration, a calibrated deck, which
-    is not screened) every pair is cut, all at once."""
+    is not screened) every pair is cut, all at once.
+
+    A search that has not read the hand whole (or was not told its size) gives its
+    unsure reads a second look (:func:`_second_look`)."""
     model = model or get_model()
     a = maps.analyse(image, paper=paper)
     # the screen is trained on other decks: a deck calibrated for accuracy is not screened
@@ -140,7 +143,52 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
             reads += _stable(a, decided, model, profile, threshold, stands)
             if surest_first and len({r.card for r in _agreed(reads)}) >= need:
                 return a, cands, reads
+    if SECOND_LOOK:
+        reads = _second_look(a, reads, model, profile, threshold)
     return a, cands, reads
+
+
+#: A read left unsure (its best guess a card, under the threshold) gets a second look when
+#: the search has not read the hand whole: it is cut again at each of the ``JITTERS``, and
+#: read as the card when every view guesses it and the views' mean probabilities are sure
+#: and pass the checks (:func:`_second_look`).
+SECOND_LOOK = True
+#: ... for guesses at least this sure (p(rank) x p(suit) of the first view).
+SECOND_LOOK_FROM = 0.5
+
+
+def _second_look(a, reads, model, profile, threshold):
+    """``reads`` with each unsure read whose guess names a card not read yet looked at
+    again: the candidate and its ``JITTERS`` re-cuts are classified in one batch, and the
+    read is the guessed card, at the views' mean p(rank) x p(suit), when every view was
+    cut and guesses that card, and their mean probabilities are sure and pass
+    :func:`checks.decide`'s checks.  One blurred view under the threshold is noise; five
+    views that agree are a read, and one that has stood its jitters."""
+    read = {r.card for r in reads}
+    look: list[tuple[int, list[detect.Candidate]]] = []
+    for i, r in enumerate(reads):
+        if r.card != UNKNOWN or r.guess is None or r.guess in read or r.guess_p < SECOND_LOOK_FROM:
+            continue
+        views = [r.cand] + [_jittered(a, r.cand, j) for j in JITTERS]
+        if all(v is not None for v in views):
+            look.append((i, views))
+    if not look:
+        return reads
+    X = classify.features_batch([v for _, views in look for v in views])
+    Pr, Ps = _proba(model, profile, X)
+    out = list(reads)
+    for k, (i, views) in enumerate(look):
+        at = slice(k * len(views), (k + 1) * len(views))
+        pr, ps, guess = Pr[at], Ps[at], reads[i].guess
+        if not ((pr.argmax(axis=1) == classify.RANK_CLASSES.index(guess[0])).all()
+                and (ps.argmax(axis=1) == classify.SUIT_CLASSES.index(guess[1])).all()):
+            continue
+        first = at.start
+        r = checks.decide([views[0]], pr.mean(axis=0)[None], ps.mean(axis=0)[None], threshold,
+                          pips=X[first:first + 1, classify.PIP_COLUMN])[0]
+        if r.card == guess:
+            out[i] = r
+    return out
 
 
 #: A pose whose refined axis finds no index is cut at its pair's own axis (:func:`detect.cut`).
