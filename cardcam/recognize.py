@@ -183,9 +183,8 @@ def _second_look(a, reads, model, profile, threshold):
         if not ((pr.argmax(axis=1) == classify.RANK_CLASSES.index(guess[0])).all()
                 and (ps.argmax(axis=1) == classify.SUIT_CLASSES.index(guess[1])).all()):
             continue
-        first = at.start
         r = checks.decide([views[0]], pr.mean(axis=0)[None], ps.mean(axis=0)[None], threshold,
-                          pips=X[first:first + 1, classify.PIP_COLUMN])[0]
+                          pips=X[at.start:at.start + 1, classify.PIP_COLUMN])[0]
         if r.card == guess:
             out[i] = r
     return out
