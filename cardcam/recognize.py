@@ -141,11 +141,19 @@ def read_candidates(image: np.ndarray, model: Model | None = None, profile=None,
             decided = classified(new, model, profile, threshold)
             cands += new
             reads += _stable(a, decided, model, profile, threshold, stands)
-            if surest_first and len({r.card for r in _agreed(reads)}) >= need:
+            if surest_first and _whole(reads, need):
                 return a, cands, reads
-    if SECOND_LOOK:
+    # a search that cut every pair at once (no screen: a calibrated deck) may have read
+    # the hand whole too: no second look then either
+    if SECOND_LOOK and not _whole(reads, need):
         reads = _second_look(a, reads, model, profile, threshold)
     return a, cands, reads
+
+
+def _whole(reads, need: int | None) -> bool:
+    """Whether ``reads`` name ``need`` different cards that agree (:func:`_agreed`): the
+    hand read whole.  Never when the hand's size is not known."""
+    return need is not None and len({r.card for r in _agreed(reads)}) >= need
 
 
 #: A read left unsure (its best guess a card, under the threshold) gets a second look when
